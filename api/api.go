@@ -1,0 +1,92 @@
+// Package api holds kokoro's wire types: the JSON bodies of the HTTP routes and the messages of
+// the bidirectional WebSocket protocol. The server decodes them and the bench encodes them, so
+// both sides agree by construction.
+package api
+
+// Routes served by `kokoro serve`.
+const (
+	RoutePing          = "/ping"
+	RouteInvocations   = "/invocations"
+	RouteBidiStream    = "/invocations-bidirectional-stream"
+	RouteOpenAISpeech  = "/v1/audio/speech"
+	RouteOpenAIVoices  = "/v1/audio/voices"
+	RouteMetrics       = "/metrics"
+	SampleRate         = 24000
+	DefaultVoice       = "af_heart"
+	DefaultFormat      = "wav"
+	HeaderAudioDur     = "X-Audio-Duration"
+	HeaderInferenceMs  = "X-Inference-Time-Ms"
+	HeaderRTF          = "X-RTF"
+	HeaderRequestID    = "X-Request-Id"
+	ErrQueueSaturated  = "queue_saturated"
+	ErrRequestStale    = "request_stale"
+	StreamingWAVHeader = 44
+)
+
+// InvocationRequest is the body of POST /invocations. Pointer fields distinguish "absent" (use
+// the default) from an explicit zero value, which is then validated.
+type InvocationRequest struct {
+	Text             string   `json:"text"`
+	Voice            string   `json:"voice,omitempty"`
+	Speed            *float64 `json:"speed,omitempty"`
+	Stream           *bool    `json:"stream,omitempty"`
+	Format           string   `json:"format,omitempty"`
+	Lang             string   `json:"lang,omitempty"`
+	RequestID        string   `json:"request_id,omitempty"`
+	RequestTimestamp *float64 `json:"request_timestamp,omitempty"`
+}
+
+// SpeechRequest is the body of the OpenAI-compatible POST /v1/audio/speech.
+type SpeechRequest struct {
+	Model          string   `json:"model"`
+	Input          string   `json:"input"`
+	Voice          string   `json:"voice"`
+	ResponseFormat string   `json:"response_format,omitempty"`
+	Speed          *float64 `json:"speed,omitempty"`
+	Stream         *bool    `json:"stream,omitempty"`
+}
+
+// ErrorResponse is every non-2xx JSON body. QueueDepth and MaxQueueDepth are set only for
+// queue_saturated rejections.
+type ErrorResponse struct {
+	Error         string   `json:"error"`
+	Message       string   `json:"message,omitempty"`
+	QueueDepth    *int     `json:"queue_depth,omitempty"`
+	MaxQueueDepth *int     `json:"max_queue_depth,omitempty"`
+	Valid         []string `json:"valid,omitempty"`
+}
+
+// WebSocket message types.
+const (
+	WSTypeSpeak             = "speak" // implied when a client message has text and no type
+	WSTypeText              = "text"  // a piece of streamed text, spoken as sentences complete
+	WSTypeFlush             = "flush"
+	WSTypeCancel            = "cancel"
+	WSTypeClose             = "close"
+	WSTypeSynthesisStart    = "synthesis_start"
+	WSTypeSynthesisComplete = "synthesis_complete"
+	WSTypeError             = "error"
+)
+
+// WSClientMessage is anything a client sends on the bidirectional stream, as a text or a
+// binary frame.
+type WSClientMessage struct {
+	Type      string   `json:"type,omitempty"`
+	Text      string   `json:"text,omitempty"`
+	Voice     string   `json:"voice,omitempty"`
+	Speed     *float64 `json:"speed,omitempty"`
+	RequestID string   `json:"request_id,omitempty"`
+}
+
+// WSServerMessage is a control message the server sends as a text frame; audio travels in
+// binary frames of PCM16 LE mono 24 kHz.
+type WSServerMessage struct {
+	Type           string  `json:"type"`
+	RequestID      string  `json:"request_id,omitempty"`
+	TotalDurationS float64 `json:"total_duration_s,omitempty"`
+	ElapsedS       float64 `json:"elapsed_s,omitempty"`
+	Message        string  `json:"message,omitempty"`
+	Cancelled      bool    `json:"cancelled,omitempty"`
+	QueueDepth     *int    `json:"queue_depth,omitempty"`
+	MaxQueueDepth  *int    `json:"max_queue_depth,omitempty"`
+}

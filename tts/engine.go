@@ -1,0 +1,126 @@
+package tts
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
+)
+
+// Engine turns requests into streamed audio. It is safe for concurrent use.
+type Engine struct {
+	cfg    Config
+	ph     Phonemizer
+	voices Voices
+	sched  *scheduler
+}
+
+// New starts an engine with one worker per model slot. Close stops it.
+func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
+	if cfg.DefaultVoice == "" {
+		cfg.DefaultVoice = "af_heart"
+	}
+	if cfg.TTFABTarget <= 0 {
+		cfg.TTFABTarget = 300 * time.Millisecond
+	}
+	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer)}
+}
+
+// Close waits for running chunks, fails queued ones and stops the slot workers.
+func (e *Engine) Close() { e.sched.close() }
+
+// QueueDepth is the number of chunks waiting for a slot.
+func (e *Engine) QueueDepth() int { return e.sched.depth() }
+
+// Stream speaks req, handing each chunk to emit in order as soon as it is synthesized. The
+// next chunk is already queued while emit runs, so a slow writer does not idle the model.
+// When ctx ends, queued work is withdrawn and Stream returns ctx's error. An error from emit
+// stops the stream and is returned as is.
+func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error) (Stats, error) {
+	start := time.Now()
+	var st Stats
+	if err := e.Validate(req); err != nil {
+		return st, err
+	}
+	voice := e.voice(req)
+	lang := req.Lang
+	if lang == "" {
+		lang = phonemize.LangForVoice(voice)
+	}
+	speed := req.Speed
+	if speed == 0 {
+		speed = 1
+	}
+	chunks, err := e.ph.Chunks(req.Text, phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs})
+	if err != nil {
+		return st, fmt.Errorf("phonemize: %w", err)
+	}
+	if len(chunks) == 0 {
+		return st, ErrEmptyText
+	}
+
+	submit := func(i int, deadline time.Time) (*job, error) {
+		style, err := e.voices.Style(voice, len(chunks[i].IDs))
+		if err != nil {
+			return nil, err
+		}
+		j := &job{ctx: ctx, deadline: deadline, ids: chunks[i].IDs, style: style, speed: float32(speed)}
+		return j, e.sched.submit(j)
+	}
+
+	// A new request's first chunk is due TTFABTarget after arrival; every later chunk is due
+	// when the audio sent before it has finished playing.
+	next, err := submit(0, start.Add(e.cfg.TTFABTarget))
+	if err != nil {
+		return st, err
+	}
+	var playStart time.Time
+	var played time.Duration
+	for i := range chunks {
+		var r result
+		select {
+		case r = <-next.done:
+		case <-ctx.Done():
+			if !e.sched.cancel(next) {
+				<-next.done // a slot is running it; it ends when ctx's cancellation reaches the model
+			}
+			st.Elapsed = time.Since(start)
+			return st, ctx.Err()
+		}
+		if r.err != nil {
+			st.Elapsed = time.Since(start)
+			if ctx.Err() != nil {
+				return st, ctx.Err()
+			}
+			return st, fmt.Errorf("synthesize chunk %d: %w", i, r.err)
+		}
+		c := Chunk{
+			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: r.pcm,
+			ModelTime: r.modelTime, QueueWait: r.queueWait, Slot: r.slot, Final: i == len(chunks)-1,
+		}
+		if i == 0 {
+			playStart = time.Now()
+			st.FirstChunkTime = r.modelTime
+			st.TTFA = playStart.Sub(start)
+		}
+		played += c.Duration()
+		if i+1 < len(chunks) {
+			if next, err = submit(i+1, playStart.Add(played)); err != nil {
+				return st, err
+			}
+		}
+		st.Chunks++
+		st.AudioDuration += c.Duration()
+		st.ModelTime += r.modelTime
+		if err := emit(c); err != nil {
+			if i+1 < len(chunks) && !e.sched.cancel(next) {
+				<-next.done
+			}
+			st.Elapsed = time.Since(start)
+			return st, err
+		}
+	}
+	st.Elapsed = time.Since(start)
+	return st, nil
+}

@@ -1,0 +1,128 @@
+package tts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
+)
+
+// SampleRate is the model's output rate in Hz.
+const SampleRate = 24000
+
+// Speed bounds accepted by the model.
+const (
+	MinSpeed = 0.5
+	MaxSpeed = 2.0
+)
+
+// Synthesizer runs the acoustic model. Slot i may be used by one caller at a time.
+type Synthesizer interface {
+	Slots() int
+	Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error)
+}
+
+// Voices resolves a voice spec (a name or a blend such as "af_bella(2)+af_sky(1)") to the
+// style vector for an utterance of n phoneme ids.
+type Voices interface {
+	Style(spec string, n int) ([]float32, error)
+	Names() []string
+}
+
+// Phonemizer turns text into model-sized chunks of phoneme ids.
+type Phonemizer interface {
+	Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error)
+}
+
+// Request is one utterance to speak.
+type Request struct {
+	ID    string
+	Text  string
+	Voice string  // name or blend; "" = the engine's default voice
+	Speed float64 // 0 = 1.0
+	Lang  string  // "en-us" | "en-gb"; "" = from the voice's prefix
+}
+
+// Chunk is one piece of synthesized audio, delivered in order.
+type Chunk struct {
+	Index     int
+	Text      string
+	Phonemes  string
+	PCM       []float32 // mono, SampleRate Hz, in [-1, 1]
+	ModelTime time.Duration
+	QueueWait time.Duration // from the chunk becoming runnable to a slot taking it
+	Slot      int
+	Final     bool
+}
+
+// Duration is the playback length of the chunk's audio.
+func (c Chunk) Duration() time.Duration {
+	return time.Duration(len(c.PCM)) * time.Second / SampleRate
+}
+
+// Stats summarizes one finished (or cancelled) stream.
+type Stats struct {
+	Chunks         int
+	AudioDuration  time.Duration
+	ModelTime      time.Duration // summed over chunks
+	FirstChunkTime time.Duration // model time of the first chunk
+	TTFA           time.Duration // Stream call → first chunk handed to emit
+	Elapsed        time.Duration
+}
+
+// Errors a transport maps to client errors.
+var (
+	ErrEmptyText    = errors.New("text is empty")
+	ErrTextTooLong  = errors.New("text too long")
+	ErrUnknownVoice = errors.New("unknown voice")
+	ErrBadSpeed     = errors.New("speed out of range")
+	ErrClosed       = errors.New("engine closed")
+)
+
+// Config tunes the engine.
+type Config struct {
+	DefaultVoice     string
+	MaxTextChars     int           // 0 = unlimited
+	FirstChunkMaxIDs int           // passed to the phonemizer; 0 = its default
+	TTFABTarget      time.Duration // deadline of a new request's first chunk; 0 = 300ms
+	Observer         Observer      // optional
+}
+
+// Observer sees each chunk the slots run, for metrics. Calls come from slot goroutines.
+type Observer interface {
+	ChunkDone(slot int, modelTime, queueWait time.Duration, audio time.Duration)
+	QueueDepth(n int)
+}
+
+// Validate checks a request without doing model work, so transports can answer 4xx before
+// they commit to a 200.
+func (e *Engine) Validate(req Request) error {
+	if strings.TrimSpace(req.Text) == "" {
+		return ErrEmptyText
+	}
+	if e.cfg.MaxTextChars > 0 {
+		if n := len([]rune(req.Text)); n > e.cfg.MaxTextChars {
+			return fmt.Errorf("%w: %d characters, the limit is %d", ErrTextTooLong, n, e.cfg.MaxTextChars)
+		}
+	}
+	if req.Speed != 0 && (req.Speed < MinSpeed || req.Speed > MaxSpeed) {
+		return fmt.Errorf("%w: %g is not in [%g, %g]", ErrBadSpeed, req.Speed, MinSpeed, MaxSpeed)
+	}
+	if _, err := e.voices.Style(e.voice(req), 1); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (e *Engine) voice(req Request) string {
+	if req.Voice != "" {
+		return req.Voice
+	}
+	return e.cfg.DefaultVoice
+}
+
+// VoiceNames lists the voices a request may name.
+func (e *Engine) VoiceNames() []string { return e.voices.Names() }

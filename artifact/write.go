@@ -1,0 +1,114 @@
+package artifact
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Artifact is a Qmax or a TTotal: something Write can store.
+type Artifact interface {
+	// FileName is the SPEC §4 file name of the artifact.
+	FileName() string
+	// complete returns a copy with schema version, kind, fingerprint and slug filled in
+	// and checks that the fields the file name and the planner depend on are present.
+	complete() (Artifact, error)
+}
+
+// Write stores a as indented JSON in dir (created if needed) under its SPEC §4 file name and
+// returns the path. Schema version, kind, fingerprint and slug are filled in when empty; a
+// is not modified. The file appears atomically: readers never see a half-written artifact.
+func Write(dir string, a Artifact) (string, error) {
+	if a == nil {
+		return "", errors.New("write artifact: nil artifact")
+	}
+	c, err := a.complete()
+	if err != nil {
+		return "", fmt.Errorf("write artifact: %w", err)
+	}
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("write artifact: encode: %w", err)
+	}
+	data = append(data, '\n')
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("write artifact: %w", err)
+	}
+	path := filepath.Join(dir, c.FileName())
+	if err := writeAtomic(path, data); err != nil {
+		return "", fmt.Errorf("write artifact %s: %w", path, err)
+	}
+	return path, nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after a successful rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func (q *Qmax) complete() (Artifact, error) {
+	c := *q
+	if c.SchemaVersion == 0 {
+		c.SchemaVersion = SchemaVersion
+	}
+	if c.Kind == "" {
+		c.Kind = KindQmax
+	}
+	if c.Fingerprint == "" {
+		c.Fingerprint = c.Target.Fingerprint()
+	}
+	if c.Slug == "" {
+		c.Slug = c.Target.Slug()
+	}
+	if c.Provenance.SourceFormat == "" {
+		c.Provenance.SourceFormat = FormatKokoro
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func (t *TTotal) complete() (Artifact, error) {
+	c := *t
+	if c.SchemaVersion == 0 {
+		c.SchemaVersion = SchemaVersion
+	}
+	if c.Kind == "" {
+		c.Kind = KindTTotal
+	}
+	if c.Fingerprint == "" {
+		c.Fingerprint = c.Target.Fingerprint()
+	}
+	if c.Slug == "" {
+		c.Slug = c.Target.Slug()
+	}
+	if c.Provenance.SourceFormat == "" {
+		c.Provenance.SourceFormat = FormatKokoro
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}

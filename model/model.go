@@ -1,0 +1,270 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// Provider selects where the model runs.
+type Provider string
+
+// Providers.
+const (
+	ProviderAuto Provider = "auto" // CUDA when it can be initialised, else CPU
+	ProviderCPU  Provider = "cpu"
+	ProviderCUDA Provider = "cuda"
+)
+
+// ParseProvider accepts auto, cpu or cuda.
+func ParseProvider(s string) (Provider, error) {
+	switch p := Provider(strings.ToLower(strings.TrimSpace(s))); p {
+	case "", ProviderAuto:
+		return ProviderAuto, nil
+	case ProviderCPU, ProviderCUDA:
+		return p, nil
+	}
+	return "", fmt.Errorf("provider %q: want auto, cpu or cuda", s)
+}
+
+// Config opens a Model.
+type Config struct {
+	Path     string // the .onnx file
+	ORTLib   string // libonnxruntime.so
+	Provider Provider
+	Slots    int // independent sessions; default 1
+	Threads  int // intra-op threads per slot on CPU; default 1
+	DeviceID int // CUDA device
+	Logger   *slog.Logger
+}
+
+// Info describes an opened model.
+type Info struct {
+	Path     string
+	IO       IO
+	Provider Provider // the provider actually in use
+	Slots    int
+	Threads  int
+	Runtime  string // ONNX Runtime version
+}
+
+// Model is a pool of ONNX Runtime sessions over one model file. Synthesize is safe for
+// concurrent use as long as each slot has at most one caller, which tts's scheduler ensures.
+type Model struct {
+	info     Info
+	sessions []*ort.DynamicAdvancedSession
+}
+
+// ErrSlot reports a slot index outside the pool.
+var ErrSlot = errors.New("no such slot")
+
+// Open loads the model into cfg.Slots sessions.
+func Open(cfg Config) (*Model, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Slots <= 0 {
+		cfg.Slots = 1
+	}
+	if cfg.Threads <= 0 {
+		cfg.Threads = 1
+	}
+	if cfg.Provider == "" {
+		cfg.Provider = ProviderAuto
+	}
+	if _, err := os.Stat(cfg.Path); err != nil {
+		return nil, fmt.Errorf("model not found at %s: run `make setup` (or set KOKORO_MODEL): %w", cfg.Path, err)
+	}
+	if err := initRuntime(cfg.ORTLib); err != nil {
+		return nil, err
+	}
+	ins, outs, err := ort.GetInputOutputInfo(cfg.Path)
+	if err != nil {
+		return nil, fmt.Errorf("read model %s: %w", cfg.Path, err)
+	}
+	io, err := detectIO(ins, outs)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", cfg.Path, err)
+	}
+	m := &Model{info: Info{Path: cfg.Path, IO: io, Slots: cfg.Slots, Threads: cfg.Threads, Runtime: ort.GetVersion()}}
+	provider := cfg.Provider
+	for i := 0; i < cfg.Slots; i++ {
+		s, used, err := newSession(cfg, io, provider, log)
+		if err != nil {
+			m.Close()
+			return nil, err
+		}
+		provider = used // every slot follows the first one's outcome
+		m.sessions = append(m.sessions, s)
+	}
+	m.info.Provider = provider
+	log.Info("model loaded", "path", cfg.Path, "io", io.String(), "provider", string(provider),
+		"slots", cfg.Slots, "threads", cfg.Threads, "onnxruntime", m.info.Runtime)
+	return m, nil
+}
+
+func newSession(cfg Config, io IO, p Provider, log *slog.Logger) (*ort.DynamicAdvancedSession, Provider, error) {
+	opts, err := ort.NewSessionOptions()
+	if err != nil {
+		return nil, p, fmt.Errorf("session options: %w", err)
+	}
+	defer opts.Destroy()
+	if err := opts.SetIntraOpNumThreads(cfg.Threads); err != nil {
+		return nil, p, fmt.Errorf("intra-op threads: %w", err)
+	}
+	if err := opts.SetInterOpNumThreads(1); err != nil {
+		return nil, p, fmt.Errorf("inter-op threads: %w", err)
+	}
+	if cfg.Slots > 1 {
+		// Spinning workers of one slot would steal the cores another slot is computing on.
+		if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
+			return nil, p, fmt.Errorf("disable spinning: %w", err)
+		}
+	}
+	used := ProviderCPU
+	if p == ProviderAuto || p == ProviderCUDA {
+		err := appendCUDA(opts, cfg.DeviceID)
+		switch {
+		case err == nil:
+			used = ProviderCUDA
+		case p == ProviderCUDA:
+			return nil, p, fmt.Errorf("cuda requested but unavailable: %w", err)
+		default:
+			log.Info("cuda unavailable, running on cpu", "reason", err.Error())
+		}
+	}
+	s, err := ort.NewDynamicAdvancedSession(cfg.Path, io.inputNames(), []string{io.Audio}, opts)
+	if err != nil {
+		if used == ProviderCUDA && p == ProviderAuto {
+			log.Info("cuda session failed, running on cpu", "reason", err.Error())
+			cpu := cfg
+			cpu.Provider = ProviderCPU
+			return newSession(cpu, io, ProviderCPU, log)
+		}
+		return nil, p, fmt.Errorf("create session for %s: %w", cfg.Path, err)
+	}
+	return s, used, nil
+}
+
+func appendCUDA(opts *ort.SessionOptions, device int) error {
+	cuda, err := ort.NewCUDAProviderOptions()
+	if err != nil {
+		return err
+	}
+	defer cuda.Destroy()
+	// EXHAUSTIVE autotuning runs on every new input length, which a TTS model sees constantly.
+	if err := cuda.Update(map[string]string{
+		"device_id":              strconv.Itoa(device),
+		"cudnn_conv_algo_search": "DEFAULT",
+	}); err != nil {
+		return err
+	}
+	return opts.AppendExecutionProviderCUDA(cuda)
+}
+
+// Info describes the opened model.
+func (m *Model) Info() Info { return m.info }
+
+// Slots is the number of independent sessions.
+func (m *Model) Slots() int { return len(m.sessions) }
+
+// Synthesize runs one chunk: ids are phoneme ids without pads (the pads are added here),
+// style is the voice row for len(ids), speed scales durations. It returns mono float32 PCM at
+// 24 kHz. Cancelling ctx terminates the run inside ONNX Runtime.
+func (m *Model) Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error) {
+	if slot < 0 || slot >= len(m.sessions) {
+		return nil, fmt.Errorf("%w: %d of %d", ErrSlot, slot, len(m.sessions))
+	}
+	if len(ids) == 0 || len(ids) > 510 {
+		return nil, fmt.Errorf("chunk has %d phoneme ids, want 1..510", len(ids))
+	}
+	if len(style) != StyleDim {
+		return nil, fmt.Errorf("style has %d values, want %d", len(style), StyleDim)
+	}
+	padded := make([]int64, 0, len(ids)+2)
+	padded = append(append(append(padded, 0), ids...), 0)
+	tokens, err := ort.NewTensor(ort.NewShape(1, int64(len(padded))), padded)
+	if err != nil {
+		return nil, fmt.Errorf("tokens tensor: %w", err)
+	}
+	defer tokens.Destroy()
+	styleT, err := ort.NewTensor(ort.NewShape(1, StyleDim), append([]float32(nil), style...))
+	if err != nil {
+		return nil, fmt.Errorf("style tensor: %w", err)
+	}
+	defer styleT.Destroy()
+	var speedT ort.Value
+	if m.info.IO.SpeedInt32 {
+		t, err := ort.NewTensor(ort.NewShape(1), []int32{int32(math.Round(float64(speed)))})
+		if err != nil {
+			return nil, fmt.Errorf("speed tensor: %w", err)
+		}
+		speedT = t
+	} else {
+		t, err := ort.NewTensor(ort.NewShape(1), []float32{speed})
+		if err != nil {
+			return nil, fmt.Errorf("speed tensor: %w", err)
+		}
+		speedT = t
+	}
+	defer speedT.Destroy()
+
+	ro, err := ort.NewRunOptions()
+	if err != nil {
+		return nil, fmt.Errorf("run options: %w", err)
+	}
+	defer ro.Destroy()
+	stop := context.AfterFunc(ctx, func() { _ = ro.Terminate() })
+	defer stop()
+
+	outs := []ort.Value{nil}
+	if err := m.sessions[slot].RunWithOptions([]ort.Value{tokens, styleT, speedT}, outs, ro); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("run model: %w", err)
+	}
+	defer outs[0].Destroy()
+	audio, ok := outs[0].(*ort.Tensor[float32])
+	if !ok {
+		return nil, fmt.Errorf("%w: audio output is %T", ErrContract, outs[0])
+	}
+	return append([]float32(nil), audio.GetData()...), nil
+}
+
+// Warmup runs every slot once so the first request does not pay for lazy initialisation.
+func (m *Model) Warmup(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	ids := make([]int64, 48)
+	for i := range ids {
+		ids[i] = int64(43 + i%26) // ordinary Latin phoneme symbols
+	}
+	style := make([]float32, StyleDim)
+	for s := range m.sessions {
+		if _, err := m.Synthesize(ctx, s, ids, style, 1); err != nil {
+			return time.Since(start), fmt.Errorf("warm-up slot %d: %w", s, err)
+		}
+	}
+	return time.Since(start), nil
+}
+
+// Close releases every session.
+func (m *Model) Close() error {
+	var errs []error
+	for _, s := range m.sessions {
+		if err := s.Destroy(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	m.sessions = nil
+	return errors.Join(errs...)
+}

@@ -1,0 +1,46 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	ort "github.com/yalue/onnxruntime_go"
+)
+
+// ONNX Runtime has one environment per process, so its initialisation is the one piece of
+// process-wide state here: the first library path wins and later callers must agree with it.
+var (
+	envMu   sync.Mutex
+	envPath string
+)
+
+func initRuntime(libPath string) error {
+	envMu.Lock()
+	defer envMu.Unlock()
+	if ort.IsInitialized() {
+		if libPath != envPath {
+			return fmt.Errorf("onnx runtime already initialised from %s, cannot switch to %s", envPath, libPath)
+		}
+		return nil
+	}
+	if _, err := os.Stat(libPath); err != nil {
+		return fmt.Errorf("onnx runtime library not found at %s: run `make setup` (or set KOKORO_ORT_LIB): %w", libPath, err)
+	}
+	ort.SetSharedLibraryPath(libPath)
+	if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
+		return fmt.Errorf("initialise onnx runtime from %s: %w", libPath, err)
+	}
+	envPath = libPath
+	return nil
+}
+
+// RuntimeVersion reports the loaded ONNX Runtime version ("" before any model is opened).
+func RuntimeVersion() string {
+	envMu.Lock()
+	defer envMu.Unlock()
+	if !ort.IsInitialized() {
+		return ""
+	}
+	return ort.GetVersion()
+}

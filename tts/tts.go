@@ -112,10 +112,18 @@ func (e *Engine) Validate(req Request) error {
 		return fmt.Errorf("%w: %g is not in [%g, %g]", ErrBadSpeed, req.Speed, MinSpeed, MaxSpeed)
 	}
 	if _, err := e.voices.Style(e.voice(req), 1); err != nil {
-		return err
+		return &voiceError{err: err}
 	}
 	return nil
 }
+
+// voiceError keeps the voice store's message (which lists the valid voices) while matching
+// ErrUnknownVoice for transports.
+type voiceError struct{ err error }
+
+func (e *voiceError) Error() string        { return e.err.Error() }
+func (e *voiceError) Unwrap() error        { return e.err }
+func (e *voiceError) Is(target error) bool { return target == ErrUnknownVoice }
 
 func (e *Engine) voice(req Request) string {
 	if req.Voice != "" {

@@ -1,0 +1,162 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestLadderRecoversQueueingQmax runs the ladder against a one-slot server with a fixed service
+// time S. In a closed loop with N clients and one server, each request waits for the N−1 ahead
+// of it, so TTFAB ≈ N·S and throughput ≈ 1/S at every rung. With SLO = 6·S the predicted Q_max is
+// 6, which on the ladder 1,2,4,8 means rung 4, bracketed by rung 8.
+func TestLadderRecoversQueueingQmax(t *testing.T) {
+	t.Parallel()
+	const service = 25 * time.Millisecond
+	for _, transport := range []string{"http", "ws"} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			si := newStandIn(service)
+			url := si.start(t)
+			l := &Ladder{
+				Transport: transportFor(t, transport, url, 8),
+				Config: Config{
+					Ladder: []int{1, 2, 4, 8}, Hold: 1200 * time.Millisecond, MeasureWindow: 800 * time.Millisecond,
+					Settle: 50 * time.Millisecond, Runs: 1, SLO: 6 * service, Seed: 1,
+				},
+			}
+			rep, err := l.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Partial {
+				t.Error("complete ladder marked partial")
+			}
+			run := rep.Runs[0]
+			for _, s := range run.Rungs {
+				predicted := ms(time.Duration(s.N) * service)
+				t.Logf("N=%d usable=%v %v p95 %.1fms (predicted %.0f) rps %.1f inflight %.2f drift %.1fms stall p95 %.1fms",
+					s.N, s.Usable, s.Unusable, s.TTFAB.P95, predicted, s.RPS, s.InFlightMean, s.DriftMsOverWindow, s.Stall.P95)
+				if s.TTFAB.P95 < 0.8*predicted || s.TTFAB.P95 > 1.5*predicted {
+					t.Errorf("N=%d: TTFAB p95 %.1fms, queueing predicts %.0fms", s.N, s.TTFAB.P95, predicted)
+				}
+				if want := 1 / service.Seconds(); s.RPS < 0.75*want || s.RPS > 1.1*want {
+					t.Errorf("N=%d: %.1f rps, one slot of %v serves %.0f", s.N, s.RPS, service, want)
+				}
+				if s.Stall.P95 != 0 {
+					t.Errorf("N=%d: stall p95 %.1fms from a server that sends all audio at once", s.N, s.Stall.P95)
+				}
+			}
+			if run.QMax != 4 || !run.Bracketed || run.BracketRung != 8 {
+				t.Errorf("Q_max %d bracketed=%v by %d; want 4 bracketed by 8", run.QMax, run.Bracketed, run.BracketRung)
+			}
+			if rep.Summary.QMax != 4 || run.SRung != 1 || run.SMeanMs < ms(service) {
+				t.Errorf("summary %+v s_rung %d", rep.Summary, run.SRung)
+			}
+		})
+	}
+}
+
+// TestLadderStopsAfterTwoSaturatedRungs: a server that admits three requests refuses work from
+// rung 4 on; the ladder stops after rungs 4 and 8 and never runs 16.
+func TestLadderStopsAfterTwoSaturatedRungs(t *testing.T) {
+	t.Parallel()
+	si := newStandIn(20 * time.Millisecond)
+	si.maxDepth = 3
+	url := si.start(t)
+	l := &Ladder{
+		Transport: transportFor(t, "http", url, 16),
+		Config: Config{Ladder: []int{1, 2, 4, 8, 16}, Hold: 600 * time.Millisecond, MeasureWindow: 400 * time.Millisecond,
+			Settle: 20 * time.Millisecond, SLO: time.Second},
+	}
+	rep, err := l.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := rep.Runs[0]
+	var ns []int
+	for _, s := range run.Rungs {
+		ns = append(ns, s.N)
+		if s.N >= 4 && (!s.Saturated() || s.Outcomes[Saturated503] == 0) {
+			t.Errorf("N=%d not saturated: %+v", s.N, s.Unusable)
+		}
+		if s.N < 4 && !s.Usable {
+			t.Errorf("N=%d unusable: %v", s.N, s.Unusable)
+		}
+	}
+	if len(ns) != 4 || ns[3] != 8 || !run.StoppedSaturated {
+		t.Errorf("rungs run %v stopped=%v; want 1 2 4 8 and a stop", ns, run.StoppedSaturated)
+	}
+	if run.QMax != 2 || run.BracketRung != 4 {
+		t.Errorf("Q_max %d bracket %d; want 2 bracketed by 4", run.QMax, run.BracketRung)
+	}
+}
+
+// TestLadderShowsStarvedPlayback: a server that sends a sliver of audio at once and the rest
+// late wins TTFAB, and the stall statistics must show the starvation.
+func TestLadderShowsStarvedPlayback(t *testing.T) {
+	t.Parallel()
+	si := newStandIn(5*time.Millisecond, piece{0, 20 * time.Millisecond}, piece{150 * time.Millisecond, 200 * time.Millisecond})
+	url := si.start(t)
+	l := &Ladder{
+		Transport: transportFor(t, "ws", url, 1),
+		Config:    Config{Ladder: []int{1}, Hold: 1500 * time.Millisecond, MeasureWindow: time.Second, SLO: time.Second},
+	}
+	rep, err := l.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Runs[0].Rungs[0]
+	// Each response: 20 ms of audio, then 130 ms of silence before the rest arrives.
+	if s.TTFAB.P95 > 60 {
+		t.Errorf("TTFAB p95 %.1fms; the stand-in answers in about 5ms", s.TTFAB.P95)
+	}
+	if s.Stall.P50 < 110 || s.Stall.P95 > 220 {
+		t.Errorf("stall p50 %.1fms p95 %.1fms; want about 130ms", s.Stall.P50, s.Stall.P95)
+	}
+	if s.StalledFraction < 0.99 {
+		t.Errorf("stalled fraction %.2f; every response stalls", s.StalledFraction)
+	}
+}
+
+// TestLadderInterrupt: cancelling the context mid-rung stops every worker promptly and returns
+// a partial report; goleak in TestMain checks no worker outlives it.
+func TestLadderInterrupt(t *testing.T) {
+	t.Parallel()
+	for _, transport := range []string{"http", "ws"} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			si := newStandIn(10*time.Millisecond, piece{0, 50 * time.Millisecond}, piece{time.Second, 50 * time.Millisecond})
+			url := si.start(t)
+			l := &Ladder{
+				Transport: transportFor(t, transport, url, 4),
+				Config:    Config{Ladder: []int{2, 4}, Hold: 20 * time.Second, MeasureWindow: 10 * time.Second, SLO: time.Second},
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(400*time.Millisecond, cancel)
+			begin := time.Now()
+			rep, err := l.Run(ctx)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err %v; want context.Canceled", err)
+			}
+			if d := time.Since(begin); d > 3*time.Second {
+				t.Errorf("interrupt took %v to stop the workers", d)
+			}
+			if rep == nil || !rep.Partial || len(rep.Runs) != 1 || len(rep.Runs[0].Rungs) != 1 {
+				t.Fatalf("report %+v; want a partial report with the interrupted rung", rep)
+			}
+			s := rep.Runs[0].Rungs[0]
+			if s.Usable || !s.Interrupts || s.N != 2 {
+				t.Errorf("interrupted rung %+v", s)
+			}
+			if s.Outcomes[TransportError] != 0 {
+				t.Errorf("interrupted requests counted as transport errors: %v", s.Outcomes)
+			}
+		})
+	}
+}

@@ -1,0 +1,98 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Result is one request as the ladder saw it. Times are offsets from the ladder's epoch
+// (Report.Epoch) on the monotonic clock, so the raw file recomputes the same statistics no
+// matter what the wall clock did during the run. Durations encode as integer nanoseconds.
+type Result struct {
+	Run        int           `json:"run"`         // 1-based run index
+	Rung       int           `json:"rung"`        // concurrency N of the rung
+	Worker     int           `json:"worker"`      // 0-based worker index within the rung
+	Seq        uint64        `json:"seq"`         // dispatch order within the whole ladder
+	TextChars  int           `json:"text_chars"`  // length of the text in characters
+	Start      time.Duration `json:"start_ns"`    // dispatch
+	End        time.Duration `json:"end_ns"`      // completion, refusal or failure
+	TTFAB      time.Duration `json:"ttfab_ns"`    // dispatch → first non-empty audio byte; 0 if none arrived
+	Stall      time.Duration `json:"stall_ns"`    // playback stall time after the first byte
+	Stalls     int           `json:"stalls"`      // number of separate stalls
+	AudioBytes int64         `json:"audio_bytes"` // PCM16 bytes received
+	Chunks     int           `json:"chunks"`      // non-empty audio pieces received
+	Outcome    Outcome       `json:"outcome"`
+	Status     int           `json:"status,omitempty"` // server status for refusals and failures
+	Error      string        `json:"error,omitempty"`
+}
+
+// Latency is the full latency: dispatch to the end of the response.
+func (r Result) Latency() time.Duration { return r.End - r.Start }
+
+// AudioSeconds is the playing time of the audio received.
+func (r Result) AudioSeconds() float64 { return float64(r.AudioBytes) / bytesPerSecond }
+
+// JSONLWriter writes results one JSON object per line. It is not safe for concurrent use; the
+// ladder calls it from one goroutine.
+type JSONLWriter struct {
+	enc *json.Encoder
+}
+
+// NewJSONLWriter returns a writer that appends results to w.
+func NewJSONLWriter(w io.Writer) *JSONLWriter { return &JSONLWriter{enc: json.NewEncoder(w)} }
+
+// Add writes one result.
+func (j *JSONLWriter) Add(r Result) error {
+	if err := j.enc.Encode(r); err != nil {
+		return fmt.Errorf("write raw result: %w", err)
+	}
+	return nil
+}
+
+// ReadResults reads a JSONL file written by JSONLWriter.
+func ReadResults(r io.Reader) ([]Result, error) {
+	var out []Result
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		var res Result
+		if err := json.Unmarshal(b, &res); err != nil {
+			return nil, fmt.Errorf("raw results line %d: %w", line, err)
+		}
+		if err := res.validate(); err != nil {
+			return nil, fmt.Errorf("raw results line %d: %w", line, err)
+		}
+		out = append(out, res)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read raw results: %w", err)
+	}
+	return out, nil
+}
+
+func (r Result) validate() error {
+	switch {
+	case r.Rung < 1:
+		return fmt.Errorf("rung %d is not a concurrency", r.Rung)
+	case r.End < r.Start:
+		return errors.New("result ends before it starts")
+	case r.TTFAB < 0 || r.Stall < 0 || r.AudioBytes < 0:
+		return errors.New("negative duration or size")
+	}
+	for _, o := range outcomeOrder {
+		if r.Outcome == o {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown outcome %q", r.Outcome)
+}

@@ -1,0 +1,136 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/kokoro-sm/kokoro/api"
+)
+
+// HTTPTransport drives POST /invocations with streaming WAV responses.
+type HTTPTransport struct {
+	endpoint string
+	client   *http.Client
+	// Timestamp, when set, returns the request_timestamp to send (unix seconds) so that the
+	// server's staleness check (408) is exercised; nil sends none.
+	Timestamp func() float64
+}
+
+// NewHTTPTransport returns a transport for the server at baseURL (scheme and host, optionally
+// a path prefix). maxConns sizes the connection pool: one keep-alive connection per worker.
+func NewHTTPTransport(baseURL string, maxConns int) (*HTTPTransport, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse base url %q: %w", baseURL, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("base url %q: scheme must be http or https", baseURL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + api.RouteInvocations
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns = max(100, maxConns)
+	tr.MaxIdleConnsPerHost = max(2, maxConns)
+	// Audio is incompressible and gzip would buffer the stream.
+	tr.DisableCompression = true
+	return &HTTPTransport{endpoint: u.String(), client: &http.Client{Transport: tr}}, nil
+}
+
+// Name implements Transport.
+func (t *HTTPTransport) Name() string { return "http" }
+
+// Dial implements Transport. HTTP needs no per-worker session: the pool keeps one connection
+// per worker alive.
+func (t *HTTPTransport) Dial(context.Context) (Conn, error) { return httpConn{t}, nil }
+
+// CloseIdle closes pooled connections; call it when the ladder is done.
+func (t *HTTPTransport) CloseIdle() { t.client.CloseIdleConnections() }
+
+type httpConn struct{ t *HTTPTransport }
+
+func (c httpConn) Close() error { return nil }
+
+func (c httpConn) Synthesize(ctx context.Context, req Request, onAudio func(int)) error {
+	stream := true
+	body := api.InvocationRequest{Text: req.Text, Voice: req.Voice, Stream: &stream, Format: "wav", RequestID: req.ID}
+	if req.Speed != 0 {
+		body.Speed = &req.Speed
+	}
+	if c.t.Timestamp != nil {
+		ts := c.t.Timestamp()
+		body.RequestTimestamp = &ts
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("encode request: %w", err)
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.t.endpoint, bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("build request: %w", err)
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "audio/wav")
+	resp, err := c.t.client.Do(hr)
+	if err != nil {
+		return fmt.Errorf("post %s: %w", api.RouteInvocations, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return readServerError(resp)
+	}
+	return readWAVStream(resp.Body, onAudio)
+}
+
+// readServerError turns a non-200 response into a *ServerError, keeping the JSON error code
+// when the body has one.
+func readServerError(resp *http.Response) error {
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	se := &ServerError{Status: resp.StatusCode}
+	var er api.ErrorResponse
+	if json.Unmarshal(raw, &er) == nil && er.Error != "" {
+		se.Code, se.Message = er.Error, er.Message
+	} else {
+		se.Message = strings.TrimSpace(string(raw))
+	}
+	return se
+}
+
+// readWAVStream reads a streamed WAV: a 44-byte RIFF header, then PCM16. Each read that yields
+// PCM bytes is one arrival.
+func readWAVStream(r io.Reader, onAudio func(int)) error {
+	var header [api.StreamingWAVHeader]byte
+	got := 0
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			p := buf[:n]
+			if got < len(header) {
+				k := copy(header[got:], p)
+				got += k
+				p = p[k:]
+				if got == len(header) && (!bytes.Equal(header[0:4], []byte("RIFF")) || !bytes.Equal(header[8:12], []byte("WAVE"))) {
+					return errors.New("response is not a WAV stream")
+				}
+			}
+			if len(p) > 0 {
+				onAudio(len(p))
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			if got < len(header) {
+				return fmt.Errorf("stream ended after %d bytes, inside the WAV header", got)
+			}
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read audio stream: %w", err)
+		}
+	}
+}

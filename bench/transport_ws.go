@@ -1,0 +1,144 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/kokoro-sm/kokoro/api"
+)
+
+// WSTransport drives the bidirectional WebSocket protocol: each worker holds one session and
+// speaks one utterance at a time on it.
+type WSTransport struct {
+	endpoint string
+	dialer   *websocket.Dialer
+}
+
+// NewWSTransport returns a transport for the server at baseURL; http(s) schemes are mapped to
+// ws(s).
+func NewWSTransport(baseURL string) (*WSTransport, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse base url %q: %w", baseURL, err)
+	}
+	switch u.Scheme {
+	case "http", "ws":
+		u.Scheme = "ws"
+	case "https", "wss":
+		u.Scheme = "wss"
+	default:
+		return nil, fmt.Errorf("base url %q: scheme must be http, https, ws or wss", baseURL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + api.RouteBidiStream
+	d := *websocket.DefaultDialer
+	return &WSTransport{endpoint: u.String(), dialer: &d}, nil
+}
+
+// Name implements Transport.
+func (t *WSTransport) Name() string { return "ws" }
+
+// Dial implements Transport.
+func (t *WSTransport) Dial(ctx context.Context) (Conn, error) {
+	c, resp, err := t.dialer.DialContext(ctx, t.endpoint, nil)
+	if err != nil {
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			defer resp.Body.Close()
+			return nil, readServerError(resp)
+		}
+		return nil, fmt.Errorf("dial %s: %w", t.endpoint, err)
+	}
+	return &wsConn{c: c}, nil
+}
+
+type wsConn struct {
+	c         *websocket.Conn
+	closeOnce sync.Once
+}
+
+func (w *wsConn) Close() error {
+	var err error
+	w.closeOnce.Do(func() {
+		msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
+		_ = w.c.WriteMessage(websocket.CloseMessage, msg)
+		err = w.c.Close()
+	})
+	return err
+}
+
+func (w *wsConn) Synthesize(ctx context.Context, req Request, onAudio func(int)) error {
+	// gorilla's reads block without a context: closing the socket is what unblocks them. The
+	// ladder then dials a fresh session, since this one is in an unknown state.
+	stop := context.AfterFunc(ctx, func() { w.c.Close() })
+	defer stop()
+
+	msg := api.WSClientMessage{Text: req.Text, Voice: req.Voice, RequestID: req.ID}
+	if req.Speed != 0 {
+		msg.Speed = &req.Speed
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	if err := w.c.WriteMessage(websocket.TextMessage, b); err != nil {
+		return w.ctxErr(ctx, fmt.Errorf("send utterance: %w", err))
+	}
+	for {
+		kind, data, err := w.c.ReadMessage()
+		if err != nil {
+			return w.ctxErr(ctx, fmt.Errorf("read session: %w", err))
+		}
+		if kind == websocket.BinaryMessage {
+			if len(data) > 0 {
+				onAudio(len(data))
+			}
+			continue
+		}
+		var sm api.WSServerMessage
+		if err := json.Unmarshal(data, &sm); err != nil {
+			return fmt.Errorf("decode server message: %w", err)
+		}
+		if sm.RequestID != "" && sm.RequestID != req.ID {
+			// A message about another utterance means the session is out of step.
+			return fmt.Errorf("server message %q for request %q while waiting for %q", sm.Type, sm.RequestID, req.ID)
+		}
+		switch sm.Type {
+		case api.WSTypeSynthesisStart:
+		case api.WSTypeSynthesisComplete:
+			return nil
+		case api.WSTypeError:
+			return wsServerError(sm)
+		}
+	}
+}
+
+// ctxErr prefers the context's error: a read that failed because the context closed the
+// socket should say so.
+func (w *wsConn) ctxErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w (%v)", ctx.Err(), err)
+	}
+	return err
+}
+
+// wsServerError maps a WebSocket error message onto the HTTP status the same refusal would
+// have carried, so outcomes classify alike on both transports.
+func wsServerError(sm api.WSServerMessage) error {
+	se := &ServerError{Code: sm.Message, Message: sm.Message}
+	switch sm.Message {
+	case api.ErrQueueSaturated:
+		se.Status = http.StatusServiceUnavailable
+	case api.ErrRequestStale:
+		se.Status = http.StatusRequestTimeout
+	default:
+		// The protocol has no status: treat an unexplained error as the server's failure.
+		se.Status = http.StatusInternalServerError
+	}
+	return se
+}

@@ -211,4 +211,3 @@ func transportFor(t *testing.T, name, url string, maxConns int) Transport {
 	t.Fatalf("unknown transport %q", name)
 	return nil
 }
-

@@ -86,6 +86,7 @@ type WSServerMessage struct {
 	TotalDurationS float64 `json:"total_duration_s,omitempty"`
 	ElapsedS       float64 `json:"elapsed_s,omitempty"`
 	Message        string  `json:"message,omitempty"`
+	Code           string  `json:"code,omitempty"` // error messages: the ErrorResponse.Error code
 	Cancelled      bool    `json:"cancelled,omitempty"`
 	QueueDepth     *int    `json:"queue_depth,omitempty"`
 	MaxQueueDepth  *int    `json:"max_queue_depth,omitempty"`

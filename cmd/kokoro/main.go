@@ -29,6 +29,9 @@ func newRootCmd() *cobra.Command {
 	}
 	root.AddCommand(
 		newVersionCmd(),
+		newPhonemizeCmd(),
+		newSynthCmd(),
+		newVoicesCmd(),
 	)
 	return root
 }

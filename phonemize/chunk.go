@@ -1,0 +1,174 @@
+package phonemize
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Options configures Chunks.
+type Options struct {
+	Lang             string // "en-us" | "en-gb"; "" = en-us
+	FirstChunkMaxIDs int    // 0 = a small default (one clause, about 60-100 ids) so first audio leaves early
+	MaxIDs           int    // 0 = MaxIDs (510)
+}
+
+// DefaultFirstChunkMaxIDs bounds the first chunk when Options leaves it zero: about one clause,
+// a second or two of speech.
+const DefaultFirstChunkMaxIDs = 80
+
+// Chunk is one model call's worth of text.
+type Chunk struct {
+	Text     string  // the source text this chunk speaks
+	Phonemes string  // phonemes, as Phonemize would print them
+	IDs      []int64 // vocabulary ids WITHOUT the two pads; 1 <= len <= MaxIDs
+}
+
+// Boundary strengths, strongest first.
+const (
+	cutNone     = -1 // inside a written-together word
+	cutWord     = 0
+	cutComma    = 1 // , —
+	cutClause   = 2 // : ;
+	cutSentence = 3 // . ! ? …
+)
+
+type piece struct {
+	text string // source text with its trailing whitespace
+	ps   string // phonemes with trailing whitespace
+	ids  int
+	cut  int // strength of a cut after this piece
+}
+
+// Chunks phonemizes text and splits it into model-sized chunks: whole sentences packed up to
+// MaxIDs, a sentence too long split at : ; then , — then between words; the first chunk is cut
+// the same way but held to FirstChunkMaxIDs.
+func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
+	g, err := p.dialect(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, fmt.Errorf("chunks: %w", ErrEmptyText)
+	}
+	maxIDs := opt.MaxIDs
+	if maxIDs <= 0 || maxIDs > MaxIDs {
+		maxIDs = MaxIDs
+	}
+	first := opt.FirstChunkMaxIDs
+	if first <= 0 {
+		first = DefaultFirstChunkMaxIDs
+	}
+	first = min(first, maxIDs)
+	_, toks := g.convert(text)
+	pieces := make([]piece, 0, len(toks))
+	for _, t := range toks {
+		ps := t.ps + t.ws
+		pieces = append(pieces, piece{text: t.text + t.ws, ps: ps, ids: len(Tokenize(ps)), cut: cutStrength(t)})
+	}
+	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
+	var chunks []Chunk
+	for s := 0; s < len(pieces); {
+		limit := maxIDs
+		if len(chunks) == 0 {
+			limit = first
+		}
+		e := cutPoint(pieces, s, limit)
+		if c, ok := makeChunk(pieces[s:e]); ok {
+			chunks = append(chunks, c)
+		}
+		s = e
+	}
+	if len(chunks) == 0 {
+		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", ErrEmptyText)
+	}
+	return chunks, nil
+}
+
+func cutStrength(t *token) int {
+	ps := strings.TrimRight(t.ps, " ")
+	if t.ws == "" && !strings.ContainsAny(lastRuneStr(ps), nonQuotePuncts) {
+		return cutNone
+	}
+	switch lastRuneStr(ps) {
+	case ".", "!", "?", "…":
+		return cutSentence
+	case ":", ";":
+		return cutClause
+	case ",", "—":
+		return cutComma
+	}
+	if t.ws == "" {
+		return cutNone
+	}
+	return cutWord
+}
+
+func lastRuneStr(s string) string {
+	if s == "" {
+		return ""
+	}
+	return string(lastRune(s))
+}
+
+// cutPoint returns the end (exclusive) of the chunk that starts at s.
+func cutPoint(ps []piece, s, limit int) int {
+	total := 0
+	fits := s // the last end that still fits
+	for i := s; i < len(ps); i++ {
+		if total+ps[i].ids > limit && i > s {
+			break
+		}
+		total += ps[i].ids
+		fits = i + 1
+	}
+	if fits == len(ps) {
+		return fits
+	}
+	for level := cutSentence; level >= cutWord; level-- {
+		for e := fits; e > s; e-- {
+			if ps[e-1].cut >= level {
+				return e
+			}
+		}
+	}
+	return fits
+}
+
+// splitOversized breaks any single piece longer than limit ids into limit-sized parts, so
+// that no chunk can exceed it.
+func splitOversized(ps []piece, limit int) []piece {
+	var out []piece
+	for _, p := range ps {
+		if p.ids <= limit {
+			out = append(out, p)
+			continue
+		}
+		rs := []rune(p.ps)
+		var cur []rune
+		n := 0
+		text := p.text
+		for _, r := range rs {
+			if _, ok := vocab[r]; ok {
+				if n == limit {
+					out = append(out, piece{text: text, ps: string(cur), ids: n, cut: cutWord})
+					text, cur, n = "", nil, 0
+				}
+				n++
+			}
+			cur = append(cur, r)
+		}
+		out = append(out, piece{text: text, ps: string(cur), ids: n, cut: p.cut})
+	}
+	return out
+}
+
+func makeChunk(ps []piece) (Chunk, bool) {
+	var text, phon strings.Builder
+	for _, p := range ps {
+		text.WriteString(p.text)
+		phon.WriteString(p.ps)
+	}
+	c := Chunk{Text: strings.TrimSpace(text.String()), Phonemes: strings.TrimSpace(phon.String())}
+	c.IDs = Tokenize(c.Phonemes)
+	return c, len(c.IDs) > 0
+}

@@ -1,0 +1,62 @@
+package phonemize
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestChunks(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	long := strings.Repeat("The quick brown fox jumps over the lazy dog, and then it runs away; nobody knows where. ", 30)
+	noPunct := strings.Repeat("word ", 400)
+	cases := []struct {
+		name  string
+		text  string
+		opt   Options
+		first int
+	}{
+		{"short", "Hello there.", Options{}, DefaultFirstChunkMaxIDs},
+		{"long", long, Options{}, DefaultFirstChunkMaxIDs},
+		{"long-gb", long, Options{Lang: "en-gb", FirstChunkMaxIDs: 40, MaxIDs: 200}, 40},
+		{"no-punctuation", noPunct, Options{}, DefaultFirstChunkMaxIDs},
+		{"one-huge-word", strings.Repeat("x", 3000), Options{MaxIDs: 100}, DefaultFirstChunkMaxIDs},
+	}
+	for _, c := range cases {
+		chunks, err := p.Chunks(c.text, c.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		max := c.opt.MaxIDs
+		if max == 0 {
+			max = MaxIDs
+		}
+		var words int
+		for i, ch := range chunks {
+			lim := max
+			if i == 0 {
+				lim = min(c.first, max)
+			}
+			if len(ch.IDs) < 1 || len(ch.IDs) > lim {
+				t.Errorf("%s: chunk %d has %d ids, want 1..%d", c.name, i, len(ch.IDs), lim)
+			}
+			if got := Tokenize(ch.Phonemes); len(got) != len(ch.IDs) {
+				t.Errorf("%s: chunk %d ids do not match its phonemes", c.name, i)
+			}
+			words += len(strings.Fields(ch.Text))
+		}
+		if c.name != "one-huge-word" && words != len(strings.Fields(c.text)) {
+			t.Errorf("%s: chunks carry %d words of %d", c.name, words, len(strings.Fields(c.text)))
+		}
+		if c.name == "long" {
+			if !strings.HasSuffix(chunks[0].Text, ",") && !strings.HasSuffix(chunks[0].Text, ".") && !strings.HasSuffix(chunks[0].Text, ";") {
+				t.Errorf("long: first chunk %q does not end at a clause boundary", chunks[0].Text)
+			}
+			for i, ch := range chunks[1 : len(chunks)-1] {
+				if !strings.HasSuffix(ch.Text, ".") {
+					t.Errorf("long: chunk %d %q does not end at a sentence end", i+1, ch.Text)
+				}
+			}
+		}
+	}
+}

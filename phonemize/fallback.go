@@ -1,0 +1,68 @@
+package phonemize
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// espeak runs espeak-ng once per out-of-vocabulary word and maps its IPA to Kokoro's set.
+type espeak struct {
+	bin     string
+	voice   string
+	british bool
+}
+
+// e2m maps espeak-ng IPA (with ^ ties) to the reference's symbols, longest first.
+var e2m = []struct{ from, to string }{
+	{"ʔˌn\u0329", "ʔn"}, {"ʔn\u0329", "ʔn"},
+	{"a^ɪ", "I"}, {"a^ʊ", "W"}, {"d^ʒ", "ʤ"}, {"e^ɪ", "A"}, {"t^ʃ", "ʧ"}, {"ɔ^ɪ", "Y"},
+	{"ə^l", "ᵊl"}, {"ʲo", "jo"}, {"ʲə", "jə"},
+	{"ʲ", ""}, {"ɚ", "əɹ"}, {"r", "ɹ"}, {"x", "k"}, {"ç", "k"}, {"ɐ", "ə"}, {"ɬ", "l"},
+	{"\u0303", ""}, {"e", "A"},
+}
+
+var syllabicRe = regexp.MustCompile("(\\S)\u0329")
+
+func (e *espeak) phonemize(text string) (string, bool) {
+	if strings.TrimSpace(text) == "" {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, e.bin, "-q", "--ipa", "--tie=^", "-v", e.voice, "--", text)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return "", false
+	}
+	ps := strings.Join(strings.Fields(out.String()), " ")
+	if ps == "" {
+		return "", false
+	}
+	return e.mapIPA(ps), true
+}
+
+// mapIPA converts espeak-ng IPA to Kokoro's phoneme set as the reference does.
+func (e *espeak) mapIPA(ps string) string {
+	for _, m := range e2m {
+		ps = strings.ReplaceAll(ps, m.from, m.to)
+	}
+	ps = syllabicRe.ReplaceAllString(ps, "ᵊ$1")
+	ps = strings.ReplaceAll(ps, "\u0329", "")
+	if e.british {
+		ps = strings.NewReplacer("e^ə", "ɛː", "iə", "ɪə", "ə^ʊ", "Q").Replace(ps)
+	} else {
+		ps = strings.ReplaceAll(ps, "o^ʊ", "O")
+		ps = strings.ReplaceAll(ps, "ɜːɹ", "ɜɹ")
+		ps = strings.ReplaceAll(ps, "ɜː", "ɜɹ")
+		ps = strings.ReplaceAll(ps, "ɪə", "iə")
+		ps = strings.ReplaceAll(ps, "ː", "")
+	}
+	ps = strings.ReplaceAll(ps, "o", "ɔ")
+	ps = strings.NewReplacer("ɾ", "T", "ʔ", "t").Replace(ps)
+	return strings.ReplaceAll(ps, "^", "")
+}

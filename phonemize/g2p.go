@@ -1,0 +1,395 @@
+package phonemize
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+var currencies = map[string][2]string{"$": {"dollar", "cent"}, "£": {"pound", "pence"}, "€": {"euro", "cent"}}
+
+var punctTags = map[string]bool{".": true, ",": true, "-LRB-": true, "-RRB-": true, "``": true,
+	`""`: true, "''": true, ":": true, "$": true, "#": true, "NFP": true}
+
+var punctTagPhonemes = map[string]string{"-LRB-": "(", "-RRB-": ")", "``": "“", `""`: "”", "''": "”"}
+
+const puncts = ";:,.!?—…\"“”"
+const nonQuotePuncts = ";:,.!?—…"
+const subtokenJunks = "',-._‘’/"
+
+func isJunk(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune(subtokenJunks, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// g2p is one dialect's converter.
+type g2p struct {
+	lx       *lexicon
+	fallback func(word string) (string, bool)
+	unk      string
+}
+
+// word is either a single token or a group of sub-tokens written without spaces between them.
+type word struct {
+	tk    *token
+	group []*token
+}
+
+// convert phonemizes one text and returns the phoneme string and the final tokens.
+func (g *g2p) convert(text string) (string, []*token) {
+	text, ovs := preprocess(text)
+	tokens := tokenize(text)
+	tagTokens(tokens)
+	applyOverrides(tokens, ovs)
+	tokens = foldLeft(tokens, g.unk)
+	words := retokenize(tokens)
+	ctx := wordCtx{}
+	for i := len(words) - 1; i >= 0; i-- {
+		w := words[i]
+		if w.tk != nil {
+			tk := w.tk
+			if !tk.hasPS {
+				if ps, r := g.lexWord(tk, ctx); r != 0 {
+					tk.setPS(ps)
+				}
+			}
+			if !tk.hasPS && g.fallback != nil {
+				if ps, ok := g.fallback(tk.text); ok {
+					tk.setPS(ps)
+				}
+			}
+			ctx = nextCtx(ctx, tk)
+			continue
+		}
+		g.resolveGroup(w.group, &ctx)
+	}
+	var b strings.Builder
+	out := make([]*token, 0, len(words))
+	for _, w := range words {
+		tk := w.tk
+		if tk == nil {
+			tk = mergeTokens(w.group, true, g.unk)
+		}
+		if tk.hasPS {
+			tk.ps = strings.NewReplacer("ɾ", "T", "ʔ", "t").Replace(tk.ps)
+			b.WriteString(tk.ps)
+		} else {
+			b.WriteString(g.unk)
+		}
+		b.WriteString(tk.ws)
+		out = append(out, tk)
+	}
+	return b.String(), out
+}
+
+func (g *g2p) resolveGroup(w []*token, ctx *wordCtx) {
+	left, right := 0, len(w)
+	fallback := false
+	for left < right {
+		var span *token
+		clean := true
+		for _, t := range w[left:right] {
+			if t.hasAlias || t.hasPS {
+				clean = false
+				break
+			}
+		}
+		var ps string
+		var r int
+		if clean {
+			span = mergeTokens(w[left:right], false, "")
+			ps, r = g.lexWord(span, *ctx)
+		}
+		switch {
+		case r != 0:
+			w[left].setPS(ps)
+			for _, x := range w[left+1 : right] {
+				x.setPS("")
+			}
+			*ctx = nextCtx(*ctx, &token{text: span.text, tag: span.tag, ps: ps, hasPS: true})
+			right, left = left, 0
+		case left+1 < right:
+			left++
+		default:
+			right--
+			tk := w[right]
+			if !tk.hasPS {
+				if isJunk(tk.text) {
+					tk.setPS("")
+				} else if g.fallback != nil {
+					fallback = true
+				}
+			}
+			left = 0
+		}
+		if fallback {
+			break
+		}
+	}
+	if fallback {
+		m := mergeTokens(w, false, "")
+		ps, ok := g.fallback(m.text)
+		if ok {
+			w[0].setPS(ps)
+		}
+		for _, x := range w[1:] {
+			x.setPS("")
+		}
+		return
+	}
+	resolveTokens(w)
+}
+
+// resolveTokens decides how the parts of a written-together group are joined: with spaces
+// when the group mixes letters and digits or has spaces or slashes, otherwise as one word with
+// the weaker parts' primary stresses demoted.
+func resolveTokens(ts []*token) {
+	var tb strings.Builder
+	for i, t := range ts {
+		tb.WriteString(t.text)
+		if i < len(ts)-1 {
+			tb.WriteString(t.ws)
+		}
+	}
+	text := tb.String()
+	classes := map[int]bool{}
+	for _, c := range text {
+		if strings.ContainsRune(subtokenJunks, c) {
+			continue
+		}
+		switch {
+		case unicode.IsLetter(c):
+			classes[0] = true
+		case c >= '0' && c <= '9':
+			classes[1] = true
+		default:
+			classes[2] = true
+		}
+	}
+	prespace := strings.ContainsAny(text, " /") || len(classes) > 1
+	for i, t := range ts {
+		if !t.hasPS {
+			if i == len(ts)-1 && strings.Contains(nonQuotePuncts, t.text) {
+				t.setPS(t.text)
+			} else if isJunk(t.text) {
+				t.setPS("")
+			}
+		} else if i > 0 {
+			t.prespace = prespace
+		}
+	}
+	if prespace {
+		return
+	}
+	type idx struct {
+		hasPrimary bool
+		weight     int
+		i          int
+	}
+	var indices []idx
+	for i, t := range ts {
+		if t.hasPS && t.ps != "" {
+			indices = append(indices, idx{strings.ContainsRune(t.ps, primary), stressWeight(t.ps), i})
+		}
+	}
+	if len(indices) == 2 && len([]rune(ts[indices[0].i].text)) == 1 {
+		t := ts[indices[1].i]
+		t.ps = applyStress(t.ps, stressOf(-0.5))
+		return
+	}
+	nPrimary := 0
+	for _, x := range indices {
+		if x.hasPrimary {
+			nPrimary++
+		}
+	}
+	if len(indices) < 2 || nPrimary <= (len(indices)+1)/2 {
+		return
+	}
+	sorted := append([]idx(nil), indices...)
+	less := func(a, b idx) bool {
+		if a.hasPrimary != b.hasPrimary {
+			return !a.hasPrimary
+		}
+		if a.weight != b.weight {
+			return a.weight < b.weight
+		}
+		return a.i < b.i
+	}
+	for i := 1; i < len(sorted); i++ {
+		for j := i; j > 0 && less(sorted[j], sorted[j-1]); j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	for _, x := range sorted[:len(sorted)/2] {
+		ts[x.i].ps = applyStress(ts[x.i].ps, stressOf(-0.5))
+	}
+}
+
+// nextCtx computes the context the word to the left of tk sees.
+func nextCtx(ctx wordCtx, tk *token) wordCtx {
+	v := ctx.futureVowel
+	if tk.hasPS && tk.ps != "" {
+		for _, c := range tk.ps {
+			if strings.ContainsRune(nonQuotePuncts, c) {
+				v = triUnknown
+				break
+			}
+			if isVowel(c) {
+				v = triTrue
+				break
+			}
+			if isConsonant(c) {
+				v = triFalse
+				break
+			}
+		}
+	}
+	return wordCtx{
+		futureVowel: v,
+		futureTo:    tk.text == "to" || tk.text == "To" || (tk.text == "TO" && (tk.tag == "TO" || tk.tag == "IN")),
+	}
+}
+
+// foldLeft merges tokens that are not heads (the tail of an inline override) into the token
+// before them.
+func foldLeft(ts []*token, unk string) []*token {
+	var out []*token
+	for _, t := range ts {
+		if len(out) > 0 && !t.isHead {
+			t = mergeTokens([]*token{out[len(out)-1], t}, true, unk)
+			out = out[:len(out)-1]
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// retokenize sub-tokenizes every token, marks currency symbols, dashes and punctuation, and
+// groups sub-tokens that were written together.
+func retokenize(ts []*token) []word {
+	var words []word
+	currency := ""
+	for i, t := range ts {
+		var tks []*token
+		if !t.hasAlias && !t.hasPS {
+			for _, s := range subtokenize(t.text) {
+				tks = append(tks, &token{text: s, tag: t.tag, isHead: true, numFlags: t.numFlags})
+			}
+		}
+		if len(tks) == 0 {
+			c := *t
+			tks = []*token{&c}
+		}
+		tks[len(tks)-1].ws = t.ws
+		for j, tk := range tks {
+			switch {
+			case tk.hasAlias || tk.hasPS:
+			case tk.tag == "$" && isCurrency(tk.text):
+				currency = tk.text
+				tk.setPS("")
+			case tk.tag == ":" && (tk.text == "-" || tk.text == "–"):
+				tk.setPS("—")
+			case punctTags[tk.tag] && !allAZ(tk.text):
+				if p, ok := punctTagPhonemes[tk.tag]; ok {
+					tk.setPS(p)
+				} else {
+					var b strings.Builder
+					for _, c := range tk.text {
+						if strings.ContainsRune(puncts, c) {
+							b.WriteRune(c)
+						}
+					}
+					tk.setPS(b.String())
+				}
+			case currency != "":
+				if tk.tag != "CD" {
+					currency = ""
+				} else if j+1 == len(tks) && (i+1 == len(ts) || ts[i+1].tag != "CD") {
+					tk.currency = currency
+				}
+			case 0 < j && j < len(tks)-1 && tk.text == "2" && isAlpha(string(lastRune(tks[j-1].text))+string([]rune(tks[j+1].text)[0])):
+				tk.alias, tk.hasAlias = "to", true
+			}
+			switch {
+			case tk.hasAlias || tk.hasPS:
+				words = append(words, word{tk: tk})
+			case len(words) > 0 && words[len(words)-1].group != nil && words[len(words)-1].group[len(words[len(words)-1].group)-1].ws == "":
+				tk.isHead = false
+				words[len(words)-1].group = append(words[len(words)-1].group, tk)
+			case tk.ws != "":
+				words = append(words, word{tk: tk})
+			default:
+				words = append(words, word{group: []*token{tk}})
+			}
+		}
+	}
+	for i, w := range words {
+		if len(w.group) == 1 {
+			words[i] = word{tk: w.group[0]}
+		}
+	}
+	return words
+}
+
+func isCurrency(s string) bool { _, ok := currencies[s]; return ok }
+
+// allAZ reports whether every rune is an ASCII letter (such "punctuation" is read as a word).
+func allAZ(s string) bool {
+	for _, c := range strings.ToLower(s) {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+var digitsRe = regexp.MustCompile(`^[0-9]+$`)
+
+// lexWord reads one word or merged group through the lexicon and the number reader. A zero
+// rating means unknown.
+func (g *g2p) lexWord(tk *token, ctx wordCtx) (string, int) {
+	w := tk.text
+	if tk.hasAlias {
+		w = tk.alias
+	}
+	w = strings.NewReplacer("‘", "'", "’", "'").Replace(w)
+	w = norm.NFKC.String(w)
+	var s stress
+	if w != strings.ToLower(w) {
+		if w == strings.ToUpper(w) {
+			s = stressOf(2)
+		} else {
+			s = stressOf(0.5)
+		}
+	}
+	lx := g.lx
+	if ps, r := lx.getWord(w, tk.tag, s, ctx); r != 0 {
+		return applyStress(lx.appendCurrency(ps, tk.currency), tk.stress), r
+	}
+	if isNumber(w, tk.isHead) {
+		ps, r := lx.getNumber(w, tk.currency, tk.isHead, tk.numFlags)
+		if r == 0 {
+			return "", 0
+		}
+		return applyStress(ps, tk.stress), r
+	}
+	return "", 0
+}
+
+func (lx *lexicon) appendCurrency(ps, cur string) string {
+	c, ok := currencies[cur]
+	if !ok {
+		return ps
+	}
+	if s, _ := lx.stemS(c[0]+"s", "", noStress, nil); s != "" {
+		return ps + " " + s
+	}
+	return ps
+}

@@ -1,0 +1,121 @@
+package phonemize
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+// ErrEmptyText reports a text with nothing to speak.
+var ErrEmptyText = errors.New("empty text")
+
+// Config configures a Phonemizer.
+type Config struct {
+	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json
+	Espeak     string // "" = use espeak-ng from PATH when installed; "off" = never; else a path to the binary
+}
+
+// Phonemizer converts English text to Kokoro phonemes. It is safe for concurrent use.
+type Phonemizer struct {
+	us, gb *g2p
+	espeak string // resolved binary, "" when not used
+}
+
+// New loads both dialects' lexicons and locates espeak-ng.
+func New(cfg Config) (*Phonemizer, error) {
+	var us, gb *lexicon
+	var errUS, errGB error
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); us, errUS = loadLexicon(cfg.LexiconDir, false) }()
+	go func() { defer wg.Done(); gb, errGB = loadLexicon(cfg.LexiconDir, true) }()
+	wg.Wait()
+	if err := errors.Join(errUS, errGB); err != nil {
+		return nil, fmt.Errorf("load lexicons: %w", err)
+	}
+	p := &Phonemizer{}
+	switch cfg.Espeak {
+	case "off":
+	case "":
+		if path, err := exec.LookPath("espeak-ng"); err == nil {
+			p.espeak = path
+		}
+	default:
+		if _, err := exec.LookPath(cfg.Espeak); err != nil {
+			return nil, fmt.Errorf("espeak-ng binary %q: %w", cfg.Espeak, err)
+		}
+		p.espeak = cfg.Espeak
+	}
+	p.us = p.newG2P(us, false)
+	p.gb = p.newG2P(gb, true)
+	return p, nil
+}
+
+func (p *Phonemizer) newG2P(lx *lexicon, british bool) *g2p {
+	g := &g2p{lx: lx}
+	lts := &letterToSound{lx: lx, british: british}
+	if p.espeak != "" {
+		voice := "en-us"
+		if british {
+			voice = "en-gb"
+		}
+		e := &espeak{bin: p.espeak, voice: voice, british: british}
+		g.fallback = func(w string) (string, bool) {
+			if ps, ok := e.phonemize(w); ok {
+				return ps, true
+			}
+			return lts.phonemize(w)
+		}
+	} else {
+		g.fallback = lts.phonemize
+	}
+	return g
+}
+
+// EspeakPath is the espeak-ng binary used for out-of-vocabulary words, "" when none.
+func (p *Phonemizer) EspeakPath() string { return p.espeak }
+
+func (p *Phonemizer) dialect(lang string) (*g2p, error) {
+	switch strings.ToLower(lang) {
+	case "", "en-us", "en", "a", "en_us":
+		return p.us, nil
+	case "en-gb", "b", "en_gb":
+		return p.gb, nil
+	}
+	return nil, fmt.Errorf("unsupported language %q (want en-us or en-gb)", lang)
+}
+
+// Phonemize converts text to one phoneme string.
+func (p *Phonemizer) Phonemize(text, lang string) (string, error) {
+	g, err := p.dialect(lang)
+	if err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(text) == "" {
+		return "", fmt.Errorf("phonemize: %w", ErrEmptyText)
+	}
+	ps, _ := g.convert(text)
+	return strings.TrimSpace(ps), nil
+}
+
+// LangForVoice picks the dialect from a Kokoro voice name: "a…" voices are American,
+// "b…" voices British; anything else reads as American.
+func LangForVoice(voice string) string {
+	if strings.HasPrefix(voice, "b") {
+		return "en-gb"
+	}
+	return "en-us"
+}
+
+// Tokenize maps phonemes to vocabulary ids, skipping symbols outside the vocabulary.
+func Tokenize(phonemes string) []int64 {
+	ids := make([]int64, 0, len(phonemes))
+	for _, r := range phonemes {
+		if id, ok := vocab[r]; ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

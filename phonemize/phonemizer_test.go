@@ -1,0 +1,102 @@
+package phonemize
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/internal/assets"
+)
+
+var (
+	sharedOnce sync.Once
+	sharedP    *Phonemizer
+	sharedErr  error
+)
+
+// testPhonemizer loads the lexicons once for the whole test binary.
+func testPhonemizer(t testing.TB) *Phonemizer {
+	t.Helper()
+	p := assets.ForTest(t)
+	sharedOnce.Do(func() { sharedP, sharedErr = New(Config{LexiconDir: p.Lexicon}) })
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return sharedP
+}
+
+func TestPhonemizeBasics(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	cases := []struct {
+		text, lang, want string
+	}{
+		{"Hello, world.", "en-us", "həlˈO, wˈɜɹld."},
+		{"[Kokoro](/kˈOkəɹO/) is a model.", "en-us", "kˈOkəɹO ɪz ɐ mˈɑdᵊl."},
+		{"The apple.", "en-us", "ði ˈæpᵊl."},
+		{"The pear.", "en-us", "ðə pˈɛɹ."},
+	}
+	for _, c := range cases {
+		got, err := p.Phonemize(c.text, c.lang)
+		if err != nil {
+			t.Fatalf("Phonemize(%q): %v", c.text, err)
+		}
+		if got != c.want {
+			t.Errorf("Phonemize(%q, %s) = %q, want %q", c.text, c.lang, got, c.want)
+		}
+	}
+}
+
+func TestEmptyText(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	for _, s := range []string{"", "   ", "\n\t"} {
+		if _, err := p.Phonemize(s, ""); !errors.Is(err, ErrEmptyText) {
+			t.Errorf("Phonemize(%q) error = %v, want ErrEmptyText", s, err)
+		}
+		if _, err := p.Chunks(s, Options{}); !errors.Is(err, ErrEmptyText) {
+			t.Errorf("Chunks(%q) error = %v, want ErrEmptyText", s, err)
+		}
+	}
+}
+
+func TestMissingLexicon(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, err := New(Config{LexiconDir: dir})
+	if err == nil {
+		t.Fatal("New with an empty lexicon directory succeeded")
+	}
+	if !strings.Contains(err.Error(), filepath.Join(dir, "us_gold.json")) || !strings.Contains(err.Error(), "make setup") {
+		t.Errorf("error %q should name the missing file and `make setup`", err)
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("error %q should wrap os.ErrNotExist", err)
+	}
+}
+
+func TestLangForVoice(t *testing.T) {
+	t.Parallel()
+	for voice, want := range map[string]string{"af_heart": "en-us", "am_adam": "en-us", "bf_emma": "en-gb", "bm_george": "en-gb", "zf_x": "en-us", "": "en-us"} {
+		if got := LangForVoice(voice); got != want {
+			t.Errorf("LangForVoice(%q) = %q, want %q", voice, got, want)
+		}
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	t.Parallel()
+	got := Tokenize("hˈə ❓")
+	want := []int64{50, 156, 83, 16}
+	if len(got) != len(want) {
+		t.Fatalf("Tokenize = %v, want %v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("Tokenize = %v, want %v", got, want)
+		}
+	}
+}

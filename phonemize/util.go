@@ -1,0 +1,5 @@
+package phonemize
+
+import "strings"
+
+func lowerRune(r rune) string { return strings.ToLower(string(r)) }

@@ -30,8 +30,6 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		newVersionCmd(),
 		newPhonemizeCmd(),
-		newSynthCmd(),
-		newVoicesCmd(),
 	)
 	return root
 }

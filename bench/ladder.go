@@ -40,7 +40,7 @@ type Ladder struct {
 // Report is everything a ladder measured.
 type Report struct {
 	Transport string       `json:"transport"`
-	Epoch     time.Time    `json:"epoch"` // wall time of offset zero
+	Epoch     time.Time    `json:"epoch"` // when the ladder began; RungStats.Started counts from here
 	Finished  time.Time    `json:"finished"`
 	Config    Config       `json:"-"`
 	Runs      []RunSummary `json:"runs"`
@@ -121,8 +121,6 @@ type runner struct {
 	sinkErr chan error
 }
 
-func (r *runner) now() time.Duration { return time.Since(r.epoch) }
-
 // rung runs one rung: N workers each keep one request outstanding until the hold ends, then
 // finish what they have in flight (bounded by DrainTimeout).
 func (r *runner) rung(ctx context.Context, run, n int, picker *textPicker) (RungStats, error) {
@@ -131,8 +129,12 @@ func (r *runner) rung(ctx context.Context, run, n int, picker *textPicker) (Rung
 	if err != nil {
 		return RungStats{Run: run, N: n, Interrupts: true}, err
 	}
-	start := r.now()
-	holdEnd := start + cfg.Hold
+	// Results and windows are offsets from the start of the rung's hold, so a rung's raw
+	// results and the configuration alone recompute its statistics.
+	t0 := time.Now()
+	started := t0.Sub(r.epoch)
+	since := func() time.Duration { return time.Since(t0) }
+	holdEnd := cfg.Hold
 	win := Window{Start: holdEnd - cfg.MeasureWindow, End: holdEnd}
 
 	// reqCtx outlives the hold so outstanding requests can drain, and is cancelled when the
@@ -167,20 +169,20 @@ func (r *runner) rung(ctx context.Context, run, n int, picker *textPicker) (Rung
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.worker(ctx, reqCtx, run, n, w, holdEnd, picker, resCh)
+			r.worker(ctx, reqCtx, run, n, w, since, holdEnd, picker, resCh)
 		}()
 	}
 	workersDone := make(chan struct{})
 	go func() { wg.Wait(); close(workersDone) }()
 
-	stopProgress := r.progress(run, n, start, holdEnd, func() []Result {
+	stopProgress := r.progress(run, n, since, holdEnd, func() []Result {
 		mu.Lock()
 		defer mu.Unlock()
 		return slices.Clone(results)
 	})
 
 	// Wait for the hold to end, then give outstanding requests DrainTimeout to finish.
-	holdTimer := time.NewTimer(time.Until(r.epoch.Add(holdEnd)))
+	holdTimer := time.NewTimer(holdEnd - since())
 	select {
 	case <-holdTimer.C:
 	case <-ctx.Done():
@@ -201,16 +203,17 @@ func (r *runner) rung(ctx context.Context, run, n int, picker *textPicker) (Rung
 	<-collected
 
 	interrupted := ctx.Err() != nil || sinkErr != nil
-	if end := r.now(); interrupted && end < win.End {
+	if end := since(); interrupted && end < win.End {
 		// The window was not reached or not finished: measure the part that ran so the
 		// partial artifact still says something (the rung is marked unusable anyway).
-		win = Window{Start: max(start, end-cfg.MeasureWindow), End: end}
+		win = Window{Start: max(0, end-cfg.MeasureWindow), End: end}
 	}
 	agg := NewRungAggregator(run, n, win)
 	for _, res := range results {
 		agg.Add(res)
 	}
 	s := agg.Close()
+	s.Started = started
 	s.CapacityBefore = capBefore
 	s.Interrupts = interrupted
 	if !interrupted {
@@ -246,20 +249,20 @@ func (r *runner) capacity(ctx context.Context) (int, error) {
 
 // worker keeps one request outstanding until the hold ends. ctx is the user's (its
 // cancellation means interrupted); reqCtx also ends at the drain deadline.
-func (r *runner) worker(ctx, reqCtx context.Context, run, n, w int, holdEnd time.Duration, picker *textPicker, out chan<- Result) {
+func (r *runner) worker(ctx, reqCtx context.Context, run, n, w int, since func() time.Duration, holdEnd time.Duration, picker *textPicker, out chan<- Result) {
 	var conn Conn
 	defer func() {
 		if conn != nil {
 			conn.Close()
 		}
 	}()
-	for reqCtx.Err() == nil && r.now() < holdEnd {
+	for reqCtx.Err() == nil && since() < holdEnd {
 		res := Result{Run: run, Rung: n, Worker: w}
 		if conn == nil {
-			res.Start = r.now()
+			res.Start = since()
 			c, err := r.l.Transport.Dial(reqCtx)
 			if err != nil {
-				res.End = r.now()
+				res.End = since()
 				res.Outcome = Classify(err, ctx.Err() != nil)
 				res.Error = fmt.Sprintf("dial: %v", err)
 				res.Seq = r.seq.Add(1)
@@ -279,9 +282,9 @@ func (r *runner) worker(ctx, reqCtx context.Context, run, n, w int, holdEnd time
 
 		var pb Playback
 		rctx, cancel := context.WithTimeout(reqCtx, r.cfg.RequestTimeout)
-		res.Start = r.now()
-		err := conn.Synthesize(rctx, req, func(nb int) { pb.Add(r.now(), nb) })
-		res.End = r.now()
+		res.Start = since()
+		err := conn.Synthesize(rctx, req, func(nb int) { pb.Add(since(), nb) })
+		res.End = since()
 		cancel()
 
 		res.Outcome = Classify(err, ctx.Err() != nil)

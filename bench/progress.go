@@ -28,7 +28,7 @@ type Progress struct {
 }
 
 // progress starts a ticker that reports snapshots until the returned stop is called.
-func (r *runner) progress(run, n int, start, holdEnd time.Duration, snapshot func() []Result) (stop func()) {
+func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.Duration, snapshot func() []Result) (stop func()) {
 	if r.l.OnProgress == nil {
 		return func() {}
 	}
@@ -54,8 +54,8 @@ func (r *runner) progress(run, n int, start, holdEnd time.Duration, snapshot fun
 				return
 			case <-t.C:
 			}
-			now := r.now()
-			p := Progress{Run: run, Runs: r.cfg.Runs, N: n, Rung: pos, Rungs: len(r.cfg.Ladder), Elapsed: now - start, Hold: r.cfg.Hold,
+			now := since()
+			p := Progress{Run: run, Runs: r.cfg.Runs, N: n, Rung: pos, Rungs: len(r.cfg.Ladder), Elapsed: now, Hold: r.cfg.Hold,
 				Measuring: now >= holdEnd-r.cfg.MeasureWindow && now < holdEnd, Draining: now >= holdEnd}
 			results := snapshot()
 			for _, res := range results {
@@ -68,7 +68,7 @@ func (r *runner) progress(run, n int, start, holdEnd time.Duration, snapshot fun
 					p.Failed++
 				}
 			}
-			win := Window{Start: max(start, min(now, holdEnd)-r.cfg.MeasureWindow), End: min(now, holdEnd)}
+			win := Window{Start: max(0, min(now, holdEnd)-r.cfg.MeasureWindow), End: min(now, holdEnd)}
 			agg := NewRungAggregator(run, n, win)
 			for _, res := range results {
 				agg.Add(res)

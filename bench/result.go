@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// Result is one request as the ladder saw it. Times are offsets from the ladder's epoch
-// (Report.Epoch) on the monotonic clock, so the raw file recomputes the same statistics no
-// matter what the wall clock did during the run. Durations encode as integer nanoseconds.
+// Result is one request as the ladder saw it. Times are offsets on the monotonic clock from the
+// start of its rung's hold, so the raw file and the ladder configuration recompute the same
+// statistics no matter what the wall clock did. Durations encode as integer nanoseconds.
 type Result struct {
 	Run        int           `json:"run"`         // 1-based run index
 	Rung       int           `json:"rung"`        // concurrency N of the rung

@@ -29,7 +29,7 @@ const (
 	ReasonInterrupted      = "interrupted"
 )
 
-// Window is the measured part of a rung, as offsets from the ladder's epoch: [Start, End).
+// Window is the measured part of a rung, as offsets from the start of its hold: [Start, End).
 type Window struct {
 	Start time.Duration `json:"start_ns"`
 	End   time.Duration `json:"end_ns"`
@@ -47,12 +47,14 @@ type Quantiles struct {
 
 // RungStats are the statistics of one rung over its measure window.
 type RungStats struct {
-	Run    int    `json:"run"`
-	N      int    `json:"concurrency"`
-	Window Window `json:"window"`
+	Run     int           `json:"run"`
+	N       int           `json:"concurrency"`
+	Started time.Duration `json:"started_ns"` // when the hold began, from the ladder's epoch
+	Window  Window        `json:"window"`
 
 	Requests int             `json:"requests"` // dispatched inside the window, cancelled excluded
 	OK       int             `json:"ok"`
+	Chars    int             `json:"chars"` // characters synthesized by ok requests
 	Outcomes map[Outcome]int `json:"outcomes"`
 	// RejectionRate is the fraction of Requests the server refused (503 or 429).
 	RejectionRate float64 `json:"rejection_rate"`
@@ -123,6 +125,7 @@ func (a *RungAggregator) Close() RungStats {
 			continue
 		}
 		s.OK++
+		s.Chars += r.TextChars
 		ttfab = append(ttfab, ms(r.TTFAB))
 		ttfabT = append(ttfabT, r.Start.Seconds())
 		lat = append(lat, ms(r.Latency()))

@@ -1,0 +1,132 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"image/png"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
+)
+
+func localTarget() artifact.Target {
+	return artifact.Target{Kind: artifact.TargetLocal, Model: "kokoro-82m", Host: "test-host", Build: "test", BaseURL: "http://stand-in"}
+}
+
+// TestQmaxJobArtifactsRecompute runs a short ladder through the job and checks the files it
+// leaves: the artifact reads back with the same Q_max, the raw JSONL recomputes every rung to
+// the same numbers, and the plot is a PNG.
+func TestQmaxJobArtifactsRecompute(t *testing.T) {
+	t.Parallel()
+	si := newStandIn(20 * time.Millisecond)
+	url := si.start(t)
+	var table strings.Builder
+	job := &QmaxJob{
+		Ladder: &Ladder{
+			Transport: transportFor(t, "http", url, 4),
+			Config: Config{Ladder: []int{1, 2, 4}, Hold: 700 * time.Millisecond, MeasureWindow: 500 * time.Millisecond,
+				Settle: 20 * time.Millisecond, SLO: 50 * time.Millisecond, Seed: 7},
+		},
+		Target:     localTarget(),
+		Provenance: artifact.NewProvenance(time.Now(), "test", []string{"kokoro", "bench", "qmax"}),
+		OutDir:     t.TempDir(),
+		Out:        &table,
+	}
+	rep, out, err := job.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := job.Paths(); out != want {
+		t.Errorf("outputs %+v; want %+v", out, want)
+	}
+	if !strings.HasPrefix(out.Artifact[len(job.OutDir)+1:], "qmax-kokoro-82m-http-local-") {
+		t.Errorf("artifact name %s", out.Artifact)
+	}
+	q, err := artifact.ReadQmax(out.Artifact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.QMax != rep.Summary.QMax || q.QMax != 2 || !q.QMaxBracketed || q.Partial || len(q.Steps) != 3 {
+		t.Errorf("artifact q_max %d bracketed %v partial %v steps %d; report %+v", q.QMax, q.QMaxBracketed, q.Partial, len(q.Steps), rep.Summary)
+	}
+	if q.Fingerprint == "" || q.Slug == "" || q.Provenance.CreatedAt.IsZero() || q.SchemaVersion != artifact.SchemaVersion {
+		t.Errorf("artifact lacks provenance or fingerprint: %+v", q)
+	}
+
+	f, err := os.Open(out.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := ReadResults(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := Recompute(q, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].QMax != q.QMax || runs[0].SMeanMs/1000 != q.SMeanS || runs[0].SP95Ms/1000 != q.SP95S {
+		t.Errorf("recomputed %+v; artifact q_max %d s_mean %v s_p95 %v", runs, q.QMax, q.SMeanS, q.SP95S)
+	}
+	for i, s := range runs[0].Rungs {
+		got := rungArtifact(rep.Epoch, i, s, job.Ladder.Config.SLO)
+		got.StartedAt = q.Steps[i].StartedAt
+		if !reflect.DeepEqual(got, q.Steps[i]) {
+			t.Errorf("rung %d recomputed\n%+v\nartifact\n%+v", s.N, got, q.Steps[i])
+		}
+	}
+
+	pf, err := os.Open(out.Plot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	img, err := png.Decode(pf)
+	if err != nil {
+		t.Fatalf("plot is not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 200 {
+		t.Errorf("plot is %v", b)
+	}
+	if !strings.Contains(table.String(), "Q_max 2 ") || !strings.Contains(table.String(), "bracketed by rung 4") {
+		t.Errorf("table:\n%s", table.String())
+	}
+}
+
+// TestQmaxJobInterruptWritesPartial: Ctrl-C mid-ladder still leaves an artifact, marked partial.
+func TestQmaxJobInterruptWritesPartial(t *testing.T) {
+	t.Parallel()
+	si := newStandIn(10 * time.Millisecond)
+	url := si.start(t)
+	job := &QmaxJob{
+		Ladder: &Ladder{
+			Transport: transportFor(t, "ws", url, 2),
+			Config:    Config{Ladder: []int{1, 2}, Hold: 400 * time.Millisecond, MeasureWindow: 200 * time.Millisecond, Settle: 10 * time.Second, SLO: time.Second},
+		},
+		Target:     localTarget(),
+		Provenance: artifact.NewProvenance(time.Now(), "test", nil),
+		OutDir:     t.TempDir(),
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(900*time.Millisecond, cancel) // during the settle after rung 1
+	_, out, err := job.Run(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v; want context.Canceled", err)
+	}
+	q, err := artifact.ReadQmax(out.Artifact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Partial || len(q.Steps) != 1 || !q.Steps[0].Usable || q.QMax != 1 {
+		t.Errorf("partial artifact: partial %v steps %+v q_max %d", q.Partial, q.Steps, q.QMax)
+	}
+	if _, err := os.Stat(out.Plot); err != nil {
+		t.Errorf("no plot after interrupt: %v", err)
+	}
+}

@@ -1,0 +1,197 @@
+package planner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteReport writes the plan for a person: inputs, the SPEC §5 arithmetic with its
+// operands, the fleet, the surge simulation and the findings, worst first.
+func (p *Plan) WriteReport(w io.Writer) error {
+	var b strings.Builder
+	s, sc, th, cw, fl := p.Source, p.Scenario, p.Thresholds, p.CloudWatch, p.Fleet
+	pf := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+
+	pf("kokoro plan — %s on %s (%s, %s)\n", s.Model, s.Slug, s.Transport, orDash(s.InstanceType))
+	pf("  qmax:   %s [%s]\n", orDash(s.QmaxFile), s.QmaxFormat)
+	if s.TTotalAssumed {
+		pf("  ttotal: assumed %.1f s\n", th.TTotalS)
+	} else {
+		pf("  ttotal: %s [%s, trigger %s]\n", orDash(s.TTotalFile), s.TTotalFormat, s.TTotalTrigger)
+	}
+	if s.ConfigMismatch != "" {
+		pf("  CONFIG MISMATCH (allowed): %s\n", s.ConfigMismatch)
+	}
+	pf("  SLO %g ms p95 TTFAB, surge %.2f, peak %s, trough %s, floor %d, ceiling %g s\n\n",
+		sc.SLOms, sc.Surge, load(sc.PeakRPS, sc.PeakStreams), load(sc.TroughRPS, sc.TroughStreams), sc.MinFloor, sc.CeilingS)
+
+	pf("Thresholds (client concurrency)\n")
+	qnote := ""
+	if th.QMaxBracketed {
+		qnote = ", bracketed"
+	}
+	if th.QMaxRederived {
+		qnote += ", re-derived for this SLO"
+	}
+	pf("  Q_max            %d%s\n", th.QMax, qnote)
+	pf("  h = surge − 1    %.4g\n", th.Headroom)
+	pf("  C_scale_max      (1 − h)·Q_max  = %.4g   scale-out target\n", th.CScaleMax)
+	pf("  C_scale_min      (1 − 2h)·Q_max = %.4g   scale-in threshold\n", th.CScaleMin)
+	pf("  min_safe         %s\n", minSafeText(th.MinSafe))
+	pf("  S_mean / S_p95   %.4f s / %.4f s\n", th.SMeanS, th.SP95S)
+	pf("  W_max            SLO − S_p95 = %.3f s\n", th.WMaxS)
+	pf("  T                T_total %.1f s + policy lag %.0f s = %.1f s\n", th.TTotalS, th.PolicyLagS, th.TS)
+	pf("  cooldowns        out clamp(T/2,10,30) = %d s, in max(300,3T) = %d s\n", th.CooldownOutS, th.CooldownInS)
+	pf("  MAX_QUEUE_DEPTH  %d\n\n", th.QueueMaxDepth)
+
+	pf("CloudWatch units (ConcurrentRequestsPerModel, Maximum, %d s)\n", CloudWatchPeriodS)
+	pf("  ratio %.4g (%s, rung %d) → target %.4g, scale-in at %.4g\n\n", cw.Ratio, cw.RatioSource, cw.RatioRung, cw.TargetValue, cw.ScaleInThreshold)
+
+	pf("Fleet\n")
+	pf("  throughput at C_scale_max  %.4g rps per instance (plateau %.4g rps)\n", fl.ThroughputRPS, fl.PlateauRPS)
+	pf("  instances                  min %d / max %d", fl.MinInstances, fl.MaxInstances)
+	var from []string
+	if fl.MaxFromRPS > 0 {
+		from = append(from, fmt.Sprintf("%d from rps", fl.MaxFromRPS))
+	}
+	if fl.MaxFromStreams > 0 {
+		from = append(from, fmt.Sprintf("%d from streams", fl.MaxFromStreams))
+	}
+	if len(from) > 0 {
+		pf(" (%s)", strings.Join(from, ", "))
+	}
+	pf("\n")
+	if fl.NaiveMaxInstances > 0 {
+		pf("  naive S_mean sizing        ceil(peak·S_mean/C_scale_max) = %d (not used)\n", fl.NaiveMaxInstances)
+	}
+	pf("  M/M/1 utilization at C_scale_max  %.3f\n\n", fl.UtilizationMM1)
+
+	if p.Surge.Trials > 0 {
+		pf("Surge simulation (seed %d, %d trials)\n  %s\n  P(reach Q_max within T) = %.3f ± %.3f\n\n",
+			p.Surge.Seed, p.Surge.Trials, p.Surge.Model, p.Surge.Probability, p.Surge.StdErr)
+	}
+
+	pf("Findings\n")
+	for _, f := range p.Findings {
+		pf("  %-10s %-20s %s\n", strings.ToUpper(string(f.Verdict)), f.Name, f.Summary)
+	}
+	pf("\nVerdict: %s", p.Verdict)
+	switch p.Verdict {
+	case VerdictStop:
+		pf(" (%d)", p.Stops)
+	case VerdictWarn:
+		pf(" (%d)", p.Warnings)
+	}
+	var worst []string
+	for _, f := range p.Findings {
+		if f.Verdict == p.Verdict && (f.Verdict == VerdictStop || f.Verdict == VerdictWarn) {
+			worst = append(worst, f.Name)
+		}
+	}
+	if len(worst) > 0 {
+		pf(": %s", strings.Join(worst, ", "))
+	}
+	pf("\n")
+	if p.Stops > 0 {
+		pf("No policy documents: a STOP finding makes this plan undeployable.\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func load(rps, streams float64) string {
+	var parts []string
+	if rps > 0 {
+		parts = append(parts, fmt.Sprintf("%g rps", rps))
+	}
+	if streams > 0 {
+		parts = append(parts, fmt.Sprintf("%g streams", streams))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, " + ")
+}
+
+func minSafeText(n int) string {
+	if n == 0 {
+		return "none (no fleet size scales in safely)"
+	}
+	return fmt.Sprintf("%d (smallest N ≥ 2 with N/(N−1) ≤ C_scale_max/C_scale_min)", n)
+}
+
+// File names written by Files.
+const (
+	FilePlan           = "plan.json"
+	FileReport         = "report.txt"
+	FileScalableTarget = "scalable-target.json"
+	FileTargetTracking = "policy-target-tracking.json"
+	FileStepScaleIn    = "policy-step-scale-in.json"
+	FileScaleInAlarm   = "alarm-scale-in.json"
+	FileContainerEnv   = "container-env.json"
+)
+
+// Files renders the plan into the files `kokoro plan --out` writes: the plan JSON, the
+// report, and — unless a finding is STOP — one file per policy document, each ready for
+// the matching API call (`aws application-autoscaling put-scaling-policy
+// --cli-input-json file://policy-target-tracking.json`).
+func (p *Plan) Files() (map[string][]byte, error) {
+	out := map[string][]byte{}
+	add := func(name string, v any) error {
+		data, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", name, err)
+		}
+		out[name] = append(data, '\n')
+		return nil
+	}
+	if err := add(FilePlan, p); err != nil {
+		return nil, err
+	}
+	var rep bytes.Buffer
+	if err := p.WriteReport(&rep); err != nil {
+		return nil, err
+	}
+	out[FileReport] = rep.Bytes()
+	d := p.Documents
+	docs := []struct {
+		name string
+		v    any
+		ok   bool
+	}{
+		{FileScalableTarget, d.ScalableTarget, d.ScalableTarget != nil},
+		{FileTargetTracking, d.TargetTracking, d.TargetTracking != nil},
+		{FileStepScaleIn, d.StepScaleIn, d.StepScaleIn != nil},
+		{FileScaleInAlarm, d.ScaleInAlarm, d.ScaleInAlarm != nil},
+		{FileContainerEnv, d.ContainerEnv, d.ContainerEnv != nil},
+	}
+	for _, doc := range docs {
+		if doc.ok {
+			if err := add(doc.name, doc.v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// FileNames returns the names of Files' output, sorted, for listing.
+func FileNames(files map[string][]byte) []string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

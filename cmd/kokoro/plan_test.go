@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	planRefQmax   = "../../planner/testdata/qmax-kokoro-82m-response-stream-g5xlarge-8b1b96bc.json"
+	planRefTTotal = "../../planner/testdata/ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json"
+)
+
+func runPlanCmd(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newPlanCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func TestPlanReferenceArtifacts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal,
+		"--peak-rps", "5000", "--trough-rps", "10", "--surge-trials", "200", "--out", dir)
+	if err != nil {
+		t.Fatalf("plan failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{"= 37.5", "= 25", "min_safe         3", "2.934 s", "= 30 s", "= 960 s",
+		"MAX_QUEUE_DEPTH  50", "min 1 / max 280", "= 9 (not used)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	var tt struct {
+		TargetTrackingScalingPolicyConfiguration struct {
+			TargetValue      float64
+			ScaleOutCooldown int
+			ScaleInCooldown  int
+			DisableScaleIn   bool
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "policy-target-tracking.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &tt); err != nil {
+		t.Fatal(err)
+	}
+	c := tt.TargetTrackingScalingPolicyConfiguration
+	if c.TargetValue != 37.5 || c.ScaleOutCooldown != 30 || c.ScaleInCooldown != 960 || !c.DisableScaleIn {
+		t.Errorf("target tracking document %+v", c)
+	}
+	for _, name := range []string{"plan.json", "report.txt", "scalable-target.json", "policy-step-scale-in.json", "alarm-scale-in.json", "container-env.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("missing %s: %v", name, err)
+		}
+	}
+}
+
+func TestPlanExitsOneOnStop(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	// An SLO of 50 ms is below the measured S_p95 of 66 ms: slo_budget is STOP.
+	out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal,
+		"--peak-rps", "100", "--slo-ms", "50", "--surge-trials", "10", "--out", dir)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
+		t.Fatalf("err = %v, want exit status 1\n%s", err, out)
+	}
+	if !strings.Contains(out, "STOP") {
+		t.Errorf("report does not show the STOP finding:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "policy-target-tracking.json")); !os.IsNotExist(err) {
+		t.Errorf("a STOP plan wrote deployable documents (stat err %v)", err)
+	}
+}
+
+func TestPlanUsageErrors(t *testing.T) {
+	t.Parallel()
+	cases := [][]string{
+		{"--ttotal", planRefTTotal, "--peak-rps", "1"},                                                   // no --qmax
+		{"--qmax", planRefQmax, "--peak-rps", "1"},                                                       // no T_total
+		{"--qmax", planRefQmax, "--ttotal", planRefTTotal, "--assume-t-total", "100", "--peak-rps", "1"}, // both
+		{"--qmax", planRefQmax, "--ttotal", planRefTTotal},                                               // no peak
+		{"--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "1", "--surge", "0.9"},          // surge < 1
+		{"--qmax", planRefTTotal, "--ttotal", planRefTTotal, "--peak-rps", "1"},                          // wrong kind
+	}
+	for _, args := range cases {
+		_, err := runPlanCmd(t, args...)
+		var ee *exitError
+		if err == nil || errors.As(err, &ee) {
+			t.Errorf("%v: err = %v, want a usage error (exit 2)", args, err)
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// samplesPerID sizes the fake model's output: 10 ms of audio per phoneme id.
+const samplesPerID = 240
+
+// fakeSynth stands in for the ONNX model: it takes delay per chunk (or until ctx ends) and
+// returns a sine wave as long as the ids ask for.
+type fakeSynth struct {
+	slots int
+	delay time.Duration
+	calls atomic.Int64
+	fail  atomic.Bool
+}
+
+func (f *fakeSynth) Slots() int { return f.slots }
+
+func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, _ float32) ([]float32, error) {
+	f.calls.Add(1)
+	select {
+	case <-time.After(f.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if f.fail.Load() {
+		return nil, fmt.Errorf("fake model failure")
+	}
+	pcm := make([]float32, len(ids)*samplesPerID)
+	for i := range pcm {
+		pcm[i] = float32(0.5 * math.Sin(2*math.Pi*440*float64(i)/tts.SampleRate))
+	}
+	return pcm, nil
+}
+
+// fakeVoices knows a fixed set of names and accepts "+"-joined blends of them.
+type fakeVoices struct{ names []string }
+
+func (v fakeVoices) Style(spec string, _ int) ([]float32, error) {
+	for _, part := range strings.Split(spec, "+") {
+		name, _, _ := strings.Cut(part, "(")
+		if !slices.Contains(v.names, strings.TrimSpace(name)) {
+			return nil, fmt.Errorf("%w: voice %q not found; have: %s", tts.ErrUnknownVoice, name, strings.Join(v.names, ", "))
+		}
+	}
+	return make([]float32, 256), nil
+}
+
+func (v fakeVoices) Names() []string { return v.names }
+
+// fakePhonemizer makes one chunk per sentence with one id per letter, so tests control the
+// number of chunks with punctuation and their length with the text.
+type fakePhonemizer struct{}
+
+func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chunk, error) {
+	var out []phonemize.Chunk
+	start := 0
+	flush := func(end int) {
+		s := strings.TrimSpace(text[start:end])
+		start = end
+		var ids []int64
+		for _, r := range s {
+			if r != ' ' && !strings.ContainsRune(".!?,;:", r) {
+				ids = append(ids, 43)
+			}
+		}
+		if len(ids) > 0 {
+			out = append(out, phonemize.Chunk{Text: s, Phonemes: s, IDs: ids})
+		}
+	}
+	for i, r := range text {
+		if strings.ContainsRune(".!?", r) {
+			flush(i + 1)
+		}
+	}
+	flush(len(text))
+	return out, nil
+}
+
+var testVoices = []string{"af_heart", "af_bella", "am_adam"}
+
+// harness is a server on a loopback port backed by the fakes.
+type harness struct {
+	t     testing.TB
+	srv   *Server
+	syn   *fakeSynth
+	url   string
+	reg   *prometheus.Registry
+	stop  context.CancelFunc
+	done  chan error
+	stage *syncBuffer
+}
+
+type harnessOpt func(*Config, *fakeSynth)
+
+// newHarness starts a server whose engine loads at once (or when gate is closed, if given)
+// and stops it, waiting for Serve to return, when the test ends.
+func newHarness(t testing.TB, opts ...harnessOpt) *harness {
+	t.Helper()
+	syn := &fakeSynth{slots: 2, delay: 20 * time.Millisecond}
+	h := &harness{t: t, syn: syn, reg: prometheus.NewRegistry(), done: make(chan error, 1), stage: &syncBuffer{}}
+	cfg := Config{
+		MaxRequestAge: 56 * time.Second,
+		Registry:      h.reg,
+		Logger:        slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Stages:        h.stage,
+		DrainTimeout:  5 * time.Second,
+	}
+	cfg.Load = func(ctx context.Context, obs tts.Observer, stage func(string)) (Engine, func() error, error) {
+		stage(StageWeightsReady)
+		stage(StageWarmupDone)
+		eng := tts.New(tts.Config{Observer: obs, MaxTextChars: cfg.MaxTextChars}, fakePhonemizer{}, syn, fakeVoices{testVoices})
+		return eng, func() error { eng.Close(); return nil }, nil
+	}
+	for _, o := range opts {
+		o(&cfg, syn)
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.srv, h.url, h.stop = srv, "http://"+ln.Addr().String(), cancel
+	go func() { h.done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { h.shutdown() })
+	return h
+}
+
+func (h *harness) waitReady() {
+	h.t.Helper()
+	select {
+	case <-h.srv.Ready():
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("server not ready after 5 s")
+	}
+}
+
+// shutdown stops the server and returns Serve's error; safe to call twice.
+func (h *harness) shutdown() error {
+	h.stop()
+	select {
+	case err, ok := <-h.done:
+		if ok {
+			close(h.done)
+		}
+		return err
+	case <-time.After(15 * time.Second):
+		h.t.Error("Serve did not return within 15 s of cancel")
+		return nil
+	}
+}
+
+// client is an HTTP client whose idle connections are closed when the test ends, so goleak
+// sees no transport goroutines.
+func client(t testing.TB) *http.Client {
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second}
+}

@@ -1,0 +1,364 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+func post(t testing.TB, c *http.Client, url, body string) *http.Response {
+	t.Helper()
+	resp, err := c.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func readAll(t testing.TB, resp *http.Response) []byte {
+	t.Helper()
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	return b
+}
+
+func decodeError(t testing.TB, b []byte) api.ErrorResponse {
+	t.Helper()
+	var e api.ErrorResponse
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatalf("error body %q is not JSON: %v", b, err)
+	}
+	return e
+}
+
+// wantSamples is what the fake model returns for text: one id per letter.
+func wantSamples(text string) int {
+	n := 0
+	for _, r := range text {
+		if r != ' ' && !strings.ContainsRune(".!?,;:", r) {
+			n++
+		}
+	}
+	return n * samplesPerID
+}
+
+var stageLine = regexp.MustCompile(`^=== STAGE ([a-z_]+) t=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z elapsed_s=\d+\.\d{3} ===$`)
+
+func TestPingAnswers503UntilLoadedThenStagesInOrder(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	h := newHarness(t, func(c *Config, _ *fakeSynth) {
+		load := c.Load
+		c.Load = func(ctx context.Context, obs tts.Observer, stage func(string)) (Engine, func() error, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+			return load(ctx, obs, stage)
+		}
+	})
+	c := client(t)
+	resp, err := c.Get(h.url + api.RoutePing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readAll(t, resp); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("/ping while loading = %d, want 503", resp.StatusCode)
+	}
+	resp = post(t, c, h.url+api.RouteInvocations, `{"text":"Hello."}`)
+	if e := decodeError(t, readAll(t, resp)); resp.StatusCode != 503 || e.Error != "not_ready" || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("invocation while loading = %d %+v, want 503 not_ready with Retry-After", resp.StatusCode, e)
+	}
+	close(release)
+	h.waitReady()
+	resp, err = c.Get(h.url + api.RoutePing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readAll(t, resp); resp.StatusCode != http.StatusOK {
+		t.Fatalf("/ping after load = %d, want 200", resp.StatusCode)
+	}
+	if got := testutil.ToFloat64(h.srv.Metrics().Ready); got != 1 {
+		t.Errorf("kokoro_ready = %v, want 1", got)
+	}
+	if err := h.shutdown(); err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(h.stage.String()), "\n") {
+		m := stageLine.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("stage line %q does not match the contract", line)
+		}
+		names = append(names, m[1])
+	}
+	if got, want := strings.Join(names, ","), "framework_init,weights_ready,warmup_done,ready"; got != want {
+		t.Errorf("stages = %s, want %s", got, want)
+	}
+}
+
+func TestFormatStageCountsFromContainerStart(t *testing.T) {
+	t.Parallel()
+	start := time.Unix(1700000000, 0)
+	at := start.Add(12345 * time.Millisecond)
+	got := FormatStage("weights_ready", at, start)
+	want := "=== STAGE weights_ready t=2023-11-14T22:13:32.345Z elapsed_s=12.345 ==="
+	if got != want {
+		t.Errorf("FormatStage = %q, want %q", got, want)
+	}
+}
+
+func TestLoadFailureEndsServe(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, _ *fakeSynth) {
+		c.Load = func(context.Context, tts.Observer, func(string)) (Engine, func() error, error) {
+			return nil, nil, fmt.Errorf("model file is corrupt")
+		}
+	})
+	select {
+	case err := <-h.done:
+		close(h.done)
+		if err == nil || !strings.Contains(err.Error(), "model file is corrupt") {
+			t.Fatalf("Serve = %v, want the loader's error", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after the loader failed")
+	}
+}
+
+// firstAudio reads a streamed response and reports when the first PCM byte after the WAV
+// header arrived and when the body ended.
+func firstAudio(t *testing.T, resp *http.Response, headerLen int) (body []byte, first, end time.Time) {
+	t.Helper()
+	defer resp.Body.Close()
+	buf := make([]byte, 4096)
+	for {
+		n, err := resp.Body.Read(buf)
+		body = append(body, buf[:n]...)
+		if first.IsZero() && len(body) > headerLen {
+			first = time.Now()
+		}
+		if err == io.EOF {
+			return body, first, time.Now()
+		}
+		if err != nil {
+			t.Fatalf("read stream: %v", err)
+		}
+	}
+}
+
+func TestInvocationStreamsFirstAudioBeforeSynthesisEnds(t *testing.T) {
+	t.Parallel()
+	const chunkDelay = 150 * time.Millisecond
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, chunkDelay })
+	h.waitReady()
+	text := "The first sentence is short. The second one is a little longer. And a third to finish."
+	start := time.Now()
+	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q,"request_id":"r-1"}`, text))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, readAll(t, resp))
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "audio/wav" {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if id := resp.Header.Get(api.HeaderRequestID); id != "r-1" {
+		t.Errorf("%s = %q, want the client's request_id", api.HeaderRequestID, id)
+	}
+	body, first, end := firstAudio(t, resp, audio.WAVHeaderSize)
+	// Three chunks on one slot take 3×150 ms; the first must arrive about one chunk in, and
+	// well before the last is synthesized.
+	if end.Sub(first) < chunkDelay {
+		t.Errorf("first audio %v, end %v after start: audio was not streamed", first.Sub(start), end.Sub(start))
+	}
+	if got := first.Sub(start); got > 2*chunkDelay {
+		t.Errorf("first audio after %v, want about one chunk (%v)", got, chunkDelay)
+	}
+	hd, err := audio.ParseWAVHeader(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hd.DataBytes != audio.UnknownSize || binary.LittleEndian.Uint32(body[4:8]) != audio.UnknownSize {
+		t.Errorf("streamed WAV sizes = %#x / %#x, want 0xFFFFFFFF in both", binary.LittleEndian.Uint32(body[4:8]), hd.DataBytes)
+	}
+	if got, want := len(body)-audio.WAVHeaderSize, 2*wantSamples(text); got != want {
+		t.Errorf("PCM bytes = %d, want %d", got, want)
+	}
+}
+
+func TestNonStreamingReturnsCompleteWAVWithHeaders(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	text := "One. Two words."
+	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q,"stream":false,"speed":1.5}`, text))
+	body := readAll(t, resp)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	hd, err := audio.ParseWAVHeader(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(hd.DataBytes) != len(body)-audio.WAVHeaderSize || int(hd.DataBytes) != 2*wantSamples(text) {
+		t.Errorf("data size %d, body %d, want %d PCM bytes", hd.DataBytes, len(body), 2*wantSamples(text))
+	}
+	if cl := resp.ContentLength; cl != int64(len(body)) {
+		t.Errorf("Content-Length %d, body %d", cl, len(body))
+	}
+	wantDur := fmt.Sprintf("%.3f", float64(wantSamples(text))/tts.SampleRate)
+	if got := resp.Header.Get(api.HeaderAudioDur); got != wantDur {
+		t.Errorf("%s = %q, want %s", api.HeaderAudioDur, got, wantDur)
+	}
+	for _, k := range []string{api.HeaderInferenceMs, api.HeaderRTF, api.HeaderRequestID} {
+		if resp.Header.Get(k) == "" {
+			t.Errorf("missing header %s", k)
+		}
+	}
+}
+
+func TestRawPCMFormat(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	for _, stream := range []bool{true, false} {
+		resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":"Raw audio please.","format":"pcm","stream":%v}`, stream))
+		body := readAll(t, resp)
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "audio/pcm") {
+			t.Fatalf("stream=%v: %d %s", stream, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		if len(body) != 2*wantSamples("Raw audio please.") || bytes.HasPrefix(body, []byte("RIFF")) {
+			t.Errorf("stream=%v: %d bytes (RIFF %v), want %d bytes of bare PCM", stream, len(body), bytes.HasPrefix(body, []byte("RIFF")), 2*wantSamples("Raw audio please."))
+		}
+	}
+}
+
+func TestOpenAISpeechReturnsPlayableWAV(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	for _, stream := range []bool{true, false} {
+		body := fmt.Sprintf(`{"model":"tts-1","input":"Hello from the speech route.","voice":"af_bella(2)+am_adam(1)","response_format":"wav","speed":1.0,"stream":%v}`, stream)
+		resp := post(t, client(t), h.url+api.RouteOpenAISpeech, body)
+		b := readAll(t, resp)
+		if resp.StatusCode != 200 {
+			t.Fatalf("stream=%v: %d %s", stream, resp.StatusCode, b)
+		}
+		hd, err := audio.ParseWAVHeader(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hd.SampleRate != 24000 || hd.Channels != 1 || len(b)-audio.WAVHeaderSize != 2*wantSamples("Hello from the speech route.") {
+			t.Errorf("stream=%v: %+v with %d bytes", stream, hd, len(b))
+		}
+		if !stream && int(hd.DataBytes) != len(b)-audio.WAVHeaderSize {
+			t.Errorf("complete WAV declares %d data bytes, has %d", hd.DataBytes, len(b)-audio.WAVHeaderSize)
+		}
+	}
+}
+
+func TestVoicesRoute(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	resp, err := client(t).Get(h.url + api.RouteOpenAIVoices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Voices []string }
+	if err := json.Unmarshal(readAll(t, resp), &got); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Voices, ",") != strings.Join(testVoices, ",") {
+		t.Errorf("voices = %v, want %v", got.Voices, testVoices)
+	}
+}
+
+func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, _ *fakeSynth) { c.MaxTextChars, c.MaxBodyBytes = 100, 2048 })
+	h.waitReady()
+	stale := float64(time.Now().Add(-2*time.Minute).Unix())
+	fresh := float64(time.Now().Unix())
+	cases := []struct {
+		name, method, route, body string
+		status                    int
+		code, msg                 string
+	}{
+		{"missing text", "POST", api.RouteInvocations, `{"voice":"af_heart"}`, 400, "empty_text", "text"},
+		{"blank text", "POST", api.RouteInvocations, `{"text":"   "}`, 400, "empty_text", "blank"},
+		{"malformed JSON", "POST", api.RouteInvocations, `{"text":"hi"`, 400, "invalid_json", "malformed"},
+		{"not an object", "POST", api.RouteInvocations, `["hi"]`, 400, "invalid_json", "object"},
+		{"empty body", "POST", api.RouteInvocations, ``, 400, "invalid_json", "empty"},
+		{"trailing data", "POST", api.RouteInvocations, `{"text":"hi"} {"text":"again"}`, 400, "invalid_json", "trailing"},
+		{"wrong field type", "POST", api.RouteInvocations, `{"text":42}`, 400, "invalid_json", "string"},
+		{"oversized body", "POST", api.RouteInvocations, `{"text":"` + strings.Repeat("a", 4096) + `"}`, 413, "body_too_large", "2048 bytes"},
+		{"text over the limit", "POST", api.RouteInvocations, `{"text":"` + strings.Repeat("a", 101) + `"}`, 413, "text_too_long", "limit is 100"},
+		{"unknown voice", "POST", api.RouteInvocations, `{"text":"hi","voice":"zz_nobody"}`, 400, "unknown_voice", "af_heart, af_bella, am_adam"},
+		{"unknown voice in blend", "POST", api.RouteInvocations, `{"text":"hi","voice":"af_bella+zz_x"}`, 400, "unknown_voice", "zz_x"},
+		{"speed zero", "POST", api.RouteInvocations, `{"text":"hi","speed":0}`, 400, "invalid_speed", "[0.5, 2]"},
+		{"speed too high", "POST", api.RouteInvocations, `{"text":"hi","speed":2.5}`, 400, "invalid_speed", "2.5"},
+		{"unsupported format", "POST", api.RouteInvocations, `{"text":"hi","format":"flac"}`, 400, "unsupported_format", "wav, pcm"},
+		{"unsupported lang", "POST", api.RouteInvocations, `{"text":"hi","lang":"fr-fr"}`, 400, "unsupported_lang", "en-us"},
+		{"stale request", "POST", api.RouteInvocations, fmt.Sprintf(`{"text":"hi","request_timestamp":%v}`, stale), 408, api.ErrRequestStale, "limit is 56 s"},
+		{"wrong method", "GET", api.RouteInvocations, ``, 405, "method_not_allowed", "use POST"},
+		{"wrong method on ping", "POST", api.RoutePing, `{}`, 405, "method_not_allowed", "use GET"},
+		{"wrong method on speech", "PUT", api.RouteOpenAISpeech, `{}`, 405, "method_not_allowed", "use POST"},
+		{"speech: empty input", "POST", api.RouteOpenAISpeech, `{"model":"tts-1","input":"","voice":"af_heart"}`, 400, "empty_text", "text"},
+		{"speech: unknown model", "POST", api.RouteOpenAISpeech, `{"model":"whisper-1","input":"hi","voice":"af_heart"}`, 400, "unsupported_model", "tts-1"},
+		{"speech: mp3", "POST", api.RouteOpenAISpeech, `{"model":"tts-1","input":"hi","voice":"af_heart","response_format":"mp3"}`, 400, "unsupported_format", "wav, pcm"},
+		{"speech: speed", "POST", api.RouteOpenAISpeech, `{"model":"tts-1","input":"hi","voice":"af_heart","speed":4}`, 400, "invalid_speed", "4"},
+		{"unknown route", "GET", "/nope", ``, 404, "not_found", "/nope"},
+		{"plain GET on the stream route", "GET", api.RouteBidiStream, ``, 400, "websocket_required", "WebSocket"},
+	}
+	c := client(t)
+	for _, tc := range cases {
+		req, _ := http.NewRequest(tc.method, h.url+tc.route, strings.NewReader(tc.body))
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		e := decodeError(t, readAll(t, resp))
+		if resp.StatusCode != tc.status || e.Error != tc.code || !strings.Contains(e.Message, tc.msg) {
+			t.Errorf("%s: %d %q %q, want %d %q containing %q", tc.name, resp.StatusCode, e.Error, e.Message, tc.status, tc.code, tc.msg)
+		}
+		if tc.status == 405 && resp.Header.Get("Allow") == "" {
+			t.Errorf("%s: 405 without Allow", tc.name)
+		}
+		if tc.code == "unknown_voice" && len(e.Valid) != len(testVoices) {
+			t.Errorf("%s: valid = %v", tc.name, e.Valid)
+		}
+	}
+	// A fresh timestamp passes the same check.
+	resp := post(t, c, h.url+api.RouteInvocations, fmt.Sprintf(`{"text":"hi","request_timestamp":%v}`, fresh))
+	if readAll(t, resp); resp.StatusCode != 200 {
+		t.Errorf("fresh request_timestamp: %d", resp.StatusCode)
+	}
+	if calls := h.syn.calls.Load(); calls != 1 {
+		t.Errorf("the model ran %d chunks; only the one valid request should have reached it", calls)
+	}
+	m := h.srv.Metrics()
+	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelInvocations, OutcomeStale)); got != 1 {
+		t.Errorf("stale requests counted = %v, want 1", got)
+	}
+	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeClientError)); got != 4 {
+		t.Errorf("speech client errors counted = %v, want 4", got)
+	}
+}

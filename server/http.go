@@ -100,11 +100,14 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 		// response streams, and cancel a healthy request.
 		_ = rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 		body, err := readBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes), s.cfg.MaxBodyBytes)
-		_ = rc.SetReadDeadline(time.Time{})
 		if err != nil {
+			// The rest of the body is not worth waiting for: without this, net/http would
+			// try to read it before sending the error.
+			w.Header().Set("Connection", "close")
 			fail(err)
 			return
 		}
+		_ = rc.SetReadDeadline(time.Time{})
 		syn, err := parse(body, s.limits())
 		if err == nil && syn.id != "" {
 			id = syn.id
@@ -258,10 +261,10 @@ func (h *httpAudio) emit(c tts.Chunk) error {
 func (h *httpAudio) write(audible bool) error {
 	_ = h.rc.SetWriteDeadline(time.Now().Add(h.writeTimeout))
 	if _, err := h.w.Write(h.buf); err != nil {
-		return fmt.Errorf("write audio: %w", err)
+		return fmt.Errorf("%w: write audio: %v", errClientWrite, err)
 	}
 	if err := h.rc.Flush(); err != nil {
-		return fmt.Errorf("flush audio: %w", err)
+		return fmt.Errorf("%w: flush audio: %v", errClientWrite, err)
 	}
 	if audible && h.firstByte.IsZero() {
 		h.firstByte = time.Now()

@@ -295,7 +295,7 @@ func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, func(c *Config, _ *fakeSynth) { c.MaxTextChars, c.MaxBodyBytes = 100, 2048 })
 	h.waitReady()
-	stale := float64(time.Now().Add(-2*time.Minute).Unix())
+	stale := float64(time.Now().Add(-2 * time.Minute).Unix())
 	fresh := float64(time.Now().Unix())
 	cases := []struct {
 		name, method, route, body string

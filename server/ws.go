@@ -445,7 +445,7 @@ func (ss *session) speakOne(u *utterance) {
 			n := min(len(b), maxFrame)
 			if err := ss.write(websocket.BinaryMessage, b[:n]); err != nil {
 				ss.cancel() // a dead connection ends the session, not only this utterance
-				return err
+				return fmt.Errorf("%w: %v", errClientWrite, err)
 			}
 			b = b[n:]
 		}

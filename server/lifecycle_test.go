@@ -1,0 +1,285 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+func sentences(n, letters int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%s. ", strings.Repeat("a", letters))
+	}
+	return b.String()
+}
+
+// eventually polls cond every 10 ms for up to d.
+func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not true after %v", what, d)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// idle reports whether the server has nothing admitted and the model has nothing queued.
+func idle(h *harness) func() bool {
+	return func() bool {
+		m := h.srv.Metrics()
+		return testutil.ToFloat64(m.InFlight) == 0 && testutil.ToFloat64(m.QueuedChunks) == 0
+	}
+}
+
+func TestClientDisconnectCancelsRemainingChunks(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 50*time.Millisecond })
+	h.waitReady()
+	const n = 20
+	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q}`, sentences(n, 10)))
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	buf := make([]byte, audio.WAVHeaderSize+1)
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close() // mid-stream: the connection goes away with the body unread
+	eventually(t, 3*time.Second, "in-flight back to zero", idle(h))
+	calls := h.syn.calls.Load()
+	time.Sleep(200 * time.Millisecond)
+	if later := h.syn.calls.Load(); later != calls || calls >= n {
+		t.Errorf("model ran %d chunks at cancel, %d later, of %d: work continued after the disconnect", calls, later, n)
+	}
+	m := h.srv.Metrics()
+	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelInvocations, OutcomeCancelled)); got != 1 {
+		t.Errorf("cancelled outcome = %v, want 1", got)
+	}
+}
+
+// A client that stops reading is cut off by the write timeout instead of holding a slot.
+func TestSlowReaderIsCutOffByTheWriteTimeout(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, s *fakeSynth) { c.WriteTimeout, s.delay = 300*time.Millisecond, 0 })
+	h.waitReady()
+	const n = 300
+	body := fmt.Sprintf(`{"text":%q}`, sentences(n, 200)) // about 29 MB of PCM
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", api.RouteInvocations, len(body), body)
+	eventually(t, 10*time.Second, "slow reader released", func() bool {
+		return testutil.ToFloat64(h.srv.Metrics().Requests.WithLabelValues(labelInvocations, OutcomeCancelled)) == 1
+	})
+	eventually(t, 3*time.Second, "server idle", idle(h))
+	if calls := h.syn.calls.Load(); calls >= n {
+		t.Errorf("all %d chunks were synthesized for a client that never read", calls)
+	}
+}
+
+func TestSlowBodyGets408(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, _ *fakeSynth) { c.ReadTimeout = 200 * time.Millisecond })
+	h.waitReady()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"text\":", api.RouteInvocations)
+	_ = conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no response to a stalled body: %v", err)
+	}
+	e := decodeError(t, readAll(t, resp))
+	if resp.StatusCode != http.StatusRequestTimeout || e.Error != "body_timeout" {
+		t.Errorf("stalled body: %d %+v, want 408 body_timeout", resp.StatusCode, e)
+	}
+	if h.syn.calls.Load() != 0 {
+		t.Error("a request whose body never arrived reached the model")
+	}
+}
+
+func TestSlowHeadersAreDropped(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, _ *fakeSynth) { c.ReadTimeout = 200 * time.Millisecond })
+	conn, err := net.Dial("tcp", strings.TrimPrefix(h.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\n", api.RouteInvocations)
+	_ = conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	start := time.Now()
+	_, err = io.ReadAll(conn)
+	if err != nil || time.Since(start) > 2*time.Second {
+		t.Errorf("connection with unfinished headers: %v after %v, want closed by the server", err, time.Since(start))
+	}
+}
+
+// SIGTERM (the Serve context ending) stops new work but lets an admitted stream finish whole.
+func TestShutdownDrainsInFlightRequests(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 60*time.Millisecond })
+	h.waitReady()
+	text := sentences(5, 20)
+	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q}`, text))
+	buf := make([]byte, audio.WAVHeaderSize+1)
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		t.Fatal(err)
+	}
+	serveDone := make(chan error, 1)
+	go func() { serveDone <- h.shutdown() }()
+	eventually(t, 2*time.Second, "draining", func() bool { return h.srv.draining.Load() })
+	if _, err := net.DialTimeout("tcp", strings.TrimPrefix(h.url, "http://"), time.Second); err == nil {
+		// The listener may close a moment after draining is flagged; a connection that gets
+		// through must still be refused work.
+		resp2, err := client(t).Post(h.url+api.RouteInvocations, "application/json", jsonBody(`{"text":"late"}`))
+		if err == nil {
+			if readAll(t, resp2); resp2.StatusCode != 503 {
+				t.Errorf("request during drain: %d, want 503 or a refused connection", resp2.StatusCode)
+			}
+		}
+	}
+	rest, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("in-flight stream cut by shutdown: %v", err)
+	}
+	if got := len(buf) + len(rest); got != audio.WAVHeaderSize+2*wantSamples(text) {
+		t.Errorf("drained stream has %d bytes, want %d", got, audio.WAVHeaderSize+2*wantSamples(text))
+	}
+	if err := <-serveDone; err != nil {
+		t.Errorf("Serve after drain: %v", err)
+	}
+}
+
+// Past the drain timeout the server cancels what is left and still returns promptly.
+func TestShutdownCutsWorkPastTheDrainTimeout(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, s *fakeSynth) {
+		c.DrainTimeout, s.slots, s.delay = 300*time.Millisecond, 1, 100*time.Millisecond
+	})
+	h.waitReady()
+	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q}`, sentences(100, 10)))
+	defer resp.Body.Close()
+	buf := make([]byte, audio.WAVHeaderSize+1)
+	if _, err := io.ReadFull(resp.Body, buf); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := h.shutdown(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("shutdown took %v with a 300 ms drain timeout", d)
+	}
+	if _, err := io.ReadAll(resp.Body); err == nil {
+		t.Error("a stream cut by the drain timeout ended like a complete one")
+	}
+	if calls := h.syn.calls.Load(); calls >= 100 {
+		t.Errorf("model ran all %d chunks", calls)
+	}
+}
+
+func scrape(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := client(t).Get(url + api.RouteMetrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(readAll(t, resp))
+}
+
+func metricValue(t *testing.T, exposition, series string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindStringSubmatch(exposition)
+	if m == nil {
+		t.Fatalf("series %s not exposed", series)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestMetricsCountWhatWasServed(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, _ *fakeSynth) { c.Registry = nil }) // the default registry, runtime collectors included
+	h.waitReady()
+	text := "Count me. And me too."
+	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q}`, text))
+	if readAll(t, resp); resp.StatusCode != 200 {
+		t.Fatal(resp.StatusCode)
+	}
+	m := h.srv.Metrics()
+	audioS := float64(wantSamples(text)) / tts.SampleRate
+	if got := testutil.ToFloat64(m.AudioSeconds.WithLabelValues(labelInvocations)); got < audioS-1e-9 || got > audioS+1e-9 {
+		t.Errorf("audio seconds = %v, want %v", got, audioS)
+	}
+	if got := testutil.ToFloat64(m.ChunksTotal); got != 2 {
+		t.Errorf("chunks = %v, want 2", got)
+	}
+	busy := testutil.ToFloat64(m.SlotBusy.WithLabelValues("0")) + testutil.ToFloat64(m.SlotBusy.WithLabelValues("1"))
+	if busy < 2*0.020 {
+		t.Errorf("slot busy seconds = %v, want at least two 20 ms chunks", busy)
+	}
+	exp := scrape(t, h.url)
+	for series, want := range map[string]float64{
+		`kokoro_requests_total{outcome="ok",route="invocations"}`:    1,
+		`kokoro_ttfab_seconds_count{route="invocations"}`:            1,
+		`kokoro_request_duration_seconds_count{route="invocations"}`: 1,
+		`kokoro_real_time_factor_count{route="invocations"}`:         1,
+		`kokoro_chunk_model_seconds_count`:                           2,
+		`kokoro_requests_in_flight`:                                  0,
+		`kokoro_ready`:                                               1,
+	} {
+		if got := metricValue(t, exp, series); got != want {
+			t.Errorf("%s = %v, want %v", series, got, want)
+		}
+	}
+	if metricValue(t, exp, "go_goroutines") <= 0 {
+		t.Error("go runtime collector missing")
+	}
+}
+
+func TestNewRejectsAMissingLoader(t *testing.T) {
+	t.Parallel()
+	if _, err := New(Config{Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}); err == nil {
+		t.Error("New without a loader succeeded")
+	}
+	s, err := New(Config{Load: func(context.Context, tts.Observer, func(string)) (Engine, func() error, error) { return nil, nil, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	_ = s.Serve(ctx, ln)
+	if err := s.Serve(ctx, ln); err == nil {
+		t.Error("second Serve succeeded")
+	}
+}

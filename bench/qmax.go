@@ -8,7 +8,8 @@ type RunSummary struct {
 	// QMax is the highest usable rung whose TTFAB p95 met the SLO; 0 when none did.
 	QMax int `json:"qmax"`
 	// Bracketed: a rung above QMax broke the SLO (p95 over it, or the server refused work), so
-	// the true capacity lies between QMax and BracketRung rather than beyond the ladder.
+	// the true capacity lies between QMax and BracketRung rather than beyond the ladder. Never
+	// set when QMax is 0.
 	Bracketed   bool `json:"bracketed"`
 	BracketRung int  `json:"bracket_rung,omitempty"`
 	// SRung is the lowest usable rung; SMeanMs and SP95Ms are the full latency there.
@@ -63,7 +64,7 @@ func SummarizeRun(run int, rungs []RungStats, slo time.Duration) RunSummary {
 		out.QMax = rungs[qi].N
 	}
 	for _, s := range rungs {
-		if s.N > out.QMax && brokeSLO(s, slo) && (!out.Bracketed || s.N < out.BracketRung) {
+		if out.QMax > 0 && s.N > out.QMax && brokeSLO(s, slo) && (!out.Bracketed || s.N < out.BracketRung) {
 			out.Bracketed, out.BracketRung = true, s.N
 		}
 	}

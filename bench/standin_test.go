@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,6 +29,7 @@ type standIn struct {
 	slot     chan struct{}
 	inSystem atomic.Int64
 	requests atomic.Int64
+	sessions sync.WaitGroup // WebSocket sessions, which httptest.Server.Close does not wait for
 }
 
 type piece struct {
@@ -149,15 +151,34 @@ func (s *standIn) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.Close()
+	// Hijacked connections outlive httptest.Server.Close, so the session watches the socket
+	// itself: when the client goes away, done closes and any wait in progress ends.
 	done := make(chan struct{})
-	defer close(done)
-	for {
-		_, data, err := c.ReadMessage()
-		if err != nil {
-			return
+	msgs := make(chan api.WSClientMessage)
+	go func() {
+		defer close(done)
+		for {
+			_, data, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			var m api.WSClientMessage
+			if json.Unmarshal(data, &m) != nil || m.Type == api.WSTypeClose {
+				return
+			}
+			select {
+			case msgs <- m:
+			case <-r.Context().Done():
+				return
+			}
 		}
+	}()
+	defer func() { c.Close(); <-done }()
+	for {
 		var m api.WSClientMessage
-		if json.Unmarshal(data, &m) != nil || m.Type == api.WSTypeClose {
+		select {
+		case m = <-msgs:
+		case <-done:
 			return
 		}
 		ok, depth, leave := s.admit()
@@ -184,9 +205,13 @@ func (s *standIn) start(t *testing.T) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST "+api.RouteInvocations, s.handleHTTP)
-	mux.HandleFunc("GET "+api.RouteBidiStream, s.handleWS)
+	mux.HandleFunc("GET "+api.RouteBidiStream, func(w http.ResponseWriter, r *http.Request) {
+		s.sessions.Add(1)
+		defer s.sessions.Done()
+		s.handleWS(w, r)
+	})
 	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() { srv.Close(); s.sessions.Wait() })
 	return srv.URL
 }
 

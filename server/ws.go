@@ -227,7 +227,7 @@ func (ss *session) readLoop() bool {
 		}
 		msg, err := parseClientMessage(data)
 		if err != nil {
-			ss.sendError("", err)
+			ss.sendError(msg.RequestID, err)
 			continue
 		}
 		if ss.handle(msg) {

@@ -237,3 +237,21 @@ func TestSurgeSimulation(t *testing.T) {
 		t.Errorf("start at Q_max: P = %v", s.Probability)
 	}
 }
+
+func TestSurgeBudget(t *testing.T) {
+	t.Parallel()
+	fast := curve{{1, 1e4}, {10, 1e5}}
+	// X(7.5) = 75000: (93750 + 1e5) events/s × 4 s = 7.75e5 per trial, so 129 of the 1000
+	// trials fit the budget.
+	s := simulateSurge(fast, 7.5, 10, 1.25, 4, 1000, 1)
+	if s.Trials != 129 || s.Skipped != "" {
+		t.Errorf("reduced run: trials %d skipped %q", s.Trials, s.Skipped)
+	}
+	s = simulateSurge(fast, 7.5, 10, 1.25, 10, 1000, 1) // 1.94e6 per trial: not even 100 fit
+	if s.Trials != 0 || s.Skipped == "" {
+		t.Errorf("over budget: trials %d skipped %q", s.Trials, s.Skipped)
+	}
+	if s := simulateSurge(fast, 7.5, maxSurgeLimit+1, 1.25, 1, 10, 1); s.Trials != 0 || s.Skipped == "" {
+		t.Errorf("huge Q_max: trials %d skipped %q", s.Trials, s.Skipped)
+	}
+}

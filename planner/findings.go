@@ -292,7 +292,11 @@ func surgeSurvival(p *Plan) Finding {
 	f := Finding{Name: FindingSurgeSurvival}
 	s := p.Surge
 	if s.Trials == 0 {
-		f.Verdict, f.Summary = VerdictSuppressed, "not simulated: no Q_max or no trials"
+		why := s.Skipped
+		if why == "" {
+			why = "no Q_max to fill"
+		}
+		f.Verdict, f.Summary = VerdictSuppressed, "not simulated: "+why
 		return f
 	}
 	desc := fmt.Sprintf("P(queue reaches Q_max %d before a replacement arrives after T %.1f s) = %.3f ± %.3f (%d trials, seed %d; %.3g rps arriving against %.3g rps served",

@@ -149,6 +149,12 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 }
 
 func checkScenario(sc Scenario, tt *artifact.TTotal) error {
+	for _, v := range []float64{sc.SLOms, sc.Surge, sc.PeakRPS, sc.TroughRPS, sc.PeakStreams, sc.TroughStreams,
+		sc.CeilingS, sc.AssumeTTotalS, sc.PolicyLagBoundS} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %v is not a finite number", ErrScenario, v)
+		}
+	}
 	switch {
 	case math.IsNaN(sc.Surge) || sc.Surge < 1:
 		return fmt.Errorf("%w: surge %v is below 1 — a shrinking load is not a surge", ErrScenario, sc.Surge)
@@ -164,6 +170,8 @@ func checkScenario(sc Scenario, tt *artifact.TTotal) error {
 		return fmt.Errorf("%w: min floor %d must be at least 1", ErrScenario, sc.MinFloor)
 	case !(sc.CeilingS > 0):
 		return fmt.Errorf("%w: ceiling %v s must be positive", ErrScenario, sc.CeilingS)
+	case sc.PolicyLagBoundS < 0:
+		return fmt.Errorf("%w: policy lag %v s is negative", ErrScenario, sc.PolicyLagBoundS)
 	case tt == nil && !(sc.AssumeTTotalS > 0):
 		return fmt.Errorf("%w: need a ttotal artifact or an assumed T_total", ErrScenario)
 	case sc.SurgeTrials < 0:
@@ -275,9 +283,9 @@ func (p *Plan) fleet(q *artifact.Qmax, curves map[int]curve, sc Scenario) {
 }
 
 // ceilDiv is ceil(a/b) with a tolerance for quotients that are whole numbers up to
-// rounding.
+// rounding, clamped so that absurd loads cannot overflow an int.
 func ceilDiv(a, b float64) int {
-	return int(math.Ceil(a/b - 1e-9))
+	return int(math.Min(math.Ceil(a/b-1e-9), math.MaxInt32))
 }
 
 func (p *Plan) cloudWatch(q *artifact.Qmax) {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -26,7 +27,18 @@ type Surge struct {
 	Probability float64 `json:"probability"`  // Failures / Trials
 	StdErr      float64 `json:"std_err"`      // binomial standard error of Probability
 	MedianHitS  float64 `json:"median_hit_s"` // median time to reach Q_max over failing trials
+	// Skipped says why the simulation did not run (Trials is then 0).
+	Skipped string `json:"skipped,omitempty"`
 }
+
+// Simulation budget. Each trial costs about (arrival + service rate) × T events; the trial
+// count is lowered to fit the budget (never below minSurgeTrials, a standard error of at
+// most 5 points), and inputs that would need more than that per trial are not simulated.
+const (
+	surgeEventBudget = 1e8
+	minSurgeTrials   = 100
+	maxSurgeLimit    = 1 << 20
+)
 
 // simulateSurge runs the birth-death chain exactly (Gillespie: exponential holding times,
 // no time step), on its own PCG source so that a seed alone fixes the answer. Poisson
@@ -40,8 +52,20 @@ func simulateSurge(x curve, cScaleMax float64, qmax int, surge, horizonS float64
 		ArrivalRPS: surge * service, ServiceRPS: service,
 		Start: start, Limit: qmax, HorizonS: horizonS,
 	}
-	if trials <= 0 {
+	perTrial := (s.ArrivalRPS + x.peak()) * horizonS
+	switch {
+	case trials <= 0:
+		s.Trials, s.Skipped = 0, "no trials requested"
 		return s
+	case qmax > maxSurgeLimit:
+		s.Trials, s.Skipped = 0, fmt.Sprintf("Q_max %d is beyond the simulator's range", qmax)
+		return s
+	case perTrial*minSurgeTrials > surgeEventBudget:
+		s.Trials, s.Skipped = 0, fmt.Sprintf("%.3g events per trial is beyond the simulation budget", perTrial)
+		return s
+	case perTrial*float64(trials) > surgeEventBudget:
+		trials = max(minSurgeTrials, int(surgeEventBudget/perTrial))
+		s.Trials = trials
 	}
 	// X(n) for every n the chain can visit, computed once.
 	rate := make([]float64, qmax+1)

@@ -27,10 +27,44 @@ var e2m = []struct{ from, to string }{
 
 var syllabicRe = regexp.MustCompile("(\\S)\u0329")
 
+// espeakMarks are kept through espeak-ng as they are, the text between them read piecewise, so
+// that "3:30" reads "three:thirty" as it does in the reference.
+var espeakMarks = regexp.MustCompile(`(?:\s*[;:,.!?¡¿—…"«»“”(){}\[\]]+\s*)+`)
+
 func (e *espeak) phonemize(text string) (string, bool) {
 	if strings.TrimSpace(text) == "" {
 		return "", false
 	}
+	var b strings.Builder
+	last := 0
+	any := false
+	for _, m := range espeakMarks.FindAllStringIndex(text, -1) {
+		if seg := text[last:m[0]]; strings.TrimSpace(seg) != "" {
+			ps, ok := e.run(seg)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(ps)
+			any = true
+		}
+		b.WriteString(text[m[0]:m[1]])
+		last = m[1]
+	}
+	if seg := text[last:]; strings.TrimSpace(seg) != "" {
+		ps, ok := e.run(seg)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(ps)
+		any = true
+	}
+	if !any {
+		return "", false
+	}
+	return e.mapIPA(strings.TrimSpace(b.String())), true
+}
+
+func (e *espeak) run(text string) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.bin, "-q", "--ipa", "--tie=^", "-v", e.voice, "--", text)
@@ -39,11 +73,7 @@ func (e *espeak) phonemize(text string) (string, bool) {
 	if err := cmd.Run(); err != nil {
 		return "", false
 	}
-	ps := strings.Join(strings.Fields(out.String()), " ")
-	if ps == "" {
-		return "", false
-	}
-	return e.mapIPA(ps), true
+	return strings.Join(strings.Fields(out.String()), " "), true
 }
 
 // mapIPA converts espeak-ng IPA to Kokoro's phoneme set as the reference does.

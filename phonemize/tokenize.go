@@ -6,37 +6,28 @@ import (
 	"unicode"
 )
 
-// The tokenizer follows the conventions of the English tokenizer the reference tags with:
-// whitespace first, then punctuation peeled off the front and back, a few infixes (hyphens
-// between letters, dashes, ellipses, operators between digits) and a table of exceptions
-// (abbreviations that keep their period, times such as 5pm).
+// The tokenizer follows the English tokenizer the reference tags with, so that punctuation,
+// currency symbols and dashes become tokens of their own exactly where the reference's do:
+// whitespace first; then, repeatedly, one prefix and one suffix are peeled off (stopping at a
+// special case: an abbreviation that keeps its period, a contraction that splits its own
+// way); then URLs stay whole and everything else is split at infixes (hyphens and dashes
+// between letters, ellipses, operators between digits).
 
-const prefixChars = "\"'“‘«([{<¿¡*$£€#&§%=—–+…"
-const suffixChars = "\"'”’»)]}>,;:!?*&%…—–"
+const quoteChars = "'\"”“`‘´’‚,„»«「」『』（）〔〕【】《》〈〉⟦⟧"
+const punctChars = "…,:;!?¿؟¡()[]{}<>_#*&。？！，、；：～·।،۔؛٪"
+const currencyChars = "$£€¥฿₽₹₩₪₫₭₮₱₲₴₸₺₼₾"
 
-// abbreviations keep their trailing period as part of the token.
-var abbreviations = map[string]bool{}
+var unitSuffixes = strings.Fields(`km km² km³ m m² m³ dm dm² dm³ cm cm² cm³ mm mm² mm³ ha µm nm yd in
+	ft kg g mg µg t lb oz m/s km/h kmh mph hPa Pa mbar mb MB kb KB gb GB tb TB T G M K %`)
 
-func init() {
-	for _, a := range strings.Fields(`Mr. Mrs. Ms. Dr. Jr. Sr. St. Mt. Prof. Gen. Gov. Sen. Rep. Rev.
-		Capt. Col. Lt. Sgt. Inc. Ltd. Co. Corp. Bros. vs. etc. e.g. i.e. a.m. p.m. Jan. Feb. Mar.
-		Apr. Jun. Jul. Aug. Sep. Sept. Oct. Nov. Dec. Mon. Tue. Wed. Thu. Fri. Sat. Sun. No. Nos.
-		Ave. Blvd. Rd. U.S. U.K. U.N. E.U. D.C. L.A. N.Y. Ph.D. M.D. B.A. M.A. approx. dept.
-		est. fig. Mass. Calif. Fla. Ga. Ill. Pa. Va. Wash. Mich. Minn. Tex. Ala. Ariz. Ark. Colo.
-		Conn. Del. Ind. Kan. Ky. La. Md. Miss. Mo. Mont. Neb. Nev. Okla. Ore. Tenn. Vt. Wis. Wyo.`) {
-		abbreviations[a] = true
-	}
-}
-
-var initialismRe = regexp.MustCompile(`^(?:\p{L}\.)+\p{L}?\.?$`)
-var timeSuffixRe = regexp.MustCompile(`^(\d{1,2})((?:a|p)\.?m\.?)$`)
-var urlRe = regexp.MustCompile(`(?i)^(?:https?://|www\.)\S+$|^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$|^[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|ai)(?:/\S*)?$`)
+// urlRe approximates the reference tokenizer's URL matcher: a scheme or www, or a dotted host
+// with a known top-level domain.
+var urlRe = regexp.MustCompile(`(?i)^(?:(?:https?|ftp)://\S+|www\.\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|ai|us|info)(?:[/:?#]\S*)?)$`)
 
 // tokenize splits text into tokens with their trailing whitespace.
 func tokenize(text string) []*token {
 	var out []*token
-	fields := splitWS(text)
-	for _, f := range fields {
+	for _, f := range splitWS(text) {
 		parts := splitToken(f.text)
 		off := f.start
 		for i, p := range parts {
@@ -59,20 +50,27 @@ type field struct {
 func splitWS(text string) []field {
 	var out []field
 	i := 0
-	rs := []rune(text)
-	for i < len(rs) {
-		for i < len(rs) && unicode.IsSpace(rs[i]) {
-			i++
+	for i < len(text) {
+		for i < len(text) {
+			r, n := decodeRune(text[i:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			i += n
 		}
 		j := i
-		for j < len(rs) && !unicode.IsSpace(rs[j]) {
-			j++
+		for j < len(text) {
+			r, n := decodeRune(text[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			j += n
 		}
 		if j == i {
 			break
 		}
-		f := field{text: string(rs[i:j]), start: len(string(rs[:i]))}
-		if j < len(rs) {
+		f := field{text: text[i:j], start: i}
+		if j < len(text) {
 			f.ws = " "
 		}
 		out = append(out, f)
@@ -83,108 +81,175 @@ func splitWS(text string) []field {
 
 func splitToken(s string) []string {
 	var pre, suf []string
+	var special []string
 	for s != "" {
-		if isException(s) {
+		if exc, ok := tokenExceptions[s]; ok {
+			special = exc
+			s = ""
 			break
 		}
-		r, size := firstRune(s)
-		if strings.HasPrefix(s, "...") {
-			n := len(s) - len(strings.TrimLeft(s, "."))
-			pre = append(pre, s[:n])
-			s = s[n:]
-			continue
+		p := prefixLen(s)
+		if p > 0 && p < len(s) {
+			if exc, ok := tokenExceptions[s[p:]]; ok {
+				pre = append(pre, s[:p])
+				special, s = exc, ""
+				break
+			}
 		}
-		if strings.ContainsRune(prefixChars, r) && !(r == '+' && len(s) > size && isDigitByte(s[size])) {
-			pre = append(pre, s[:size])
-			s = s[size:]
-			continue
+		q := suffixLen(s[p:])
+		if q > 0 && q < len(s) {
+			if exc, ok := tokenExceptions[s[:len(s)-q]]; ok {
+				suf = append([]string{s[len(s)-q:]}, suf...)
+				special, s = exc, ""
+				break
+			}
 		}
-		if suffix := trailingPiece(s); suffix != "" && suffix != s {
-			suf = append([]string{suffix}, suf...)
-			s = s[:len(s)-len(suffix)]
-			continue
+		switch {
+		case p > 0 && q > 0 && p+q <= len(s):
+			pre = append(pre, s[:p])
+			suf = append([]string{s[len(s)-q:]}, suf...)
+			s = s[p : len(s)-q]
+		case p > 0:
+			pre = append(pre, s[:p])
+			s = s[p:]
+		case q > 0:
+			suf = append([]string{s[len(s)-q:]}, suf...)
+			s = s[:len(s)-q]
 		}
-		break
+		if p == 0 && q == 0 {
+			break
+		}
 	}
 	out := pre
-	if s != "" {
+	switch {
+	case special != nil:
+		out = append(out, special...)
+	case s == "":
+	case urlRe.MatchString(s):
+		out = append(out, s)
+	default:
 		out = append(out, splitInfix(s)...)
 	}
 	return append(out, suf...)
 }
 
-func isException(s string) bool {
-	return abbreviations[s] || (initialismRe.MatchString(s) && strings.Count(s, ".") >= 2) ||
-		urlRe.MatchString(s) || (len([]rune(s)) == 2 && unicode.IsLetter([]rune(s)[0]) && s[len(s)-1] == '.')
+// prefixLen is the byte length of the punctuation to peel off the front of s.
+func prefixLen(s string) int {
+	r, n := decodeRune(s)
+	switch {
+	case strings.HasPrefix(s, ".."):
+		return len(s) - len(strings.TrimLeft(s, "."))
+	case strings.HasPrefix(s, "''"), strings.HasPrefix(s, "``"):
+		return 2
+	case r == '+':
+		if len(s) > 1 && isDigitByte(s[1]) {
+			return 0
+		}
+		return n
+	case strings.ContainsRune("§%=—–", r), strings.ContainsRune(punctChars, r),
+		strings.ContainsRune(quoteChars, r), strings.ContainsRune(currencyChars, r):
+		return n
+	}
+	return 0
 }
 
-var unitSuffixRe = regexp.MustCompile(`^(.*\d)(km|kg|cm|mm|m|g|mg|lb|lbs|oz|ft|yd|mph|kmh|GB|MB|KB|TB|kb|gb|mb|tb|%|am|pm|a\.m\.|p\.m\.|K|M|G|T)$`)
-
-// trailingPiece returns the punctuation or unit to split off the end of s, if any.
-func trailingPiece(s string) string {
-	if m := timeSuffixRe.FindStringSubmatch(s); m != nil {
-		return m[2]
+// suffixLen is the byte length of the punctuation or unit to peel off the end of s: the
+// longest suffix rule that matches.
+func suffixLen(s string) int {
+	rs := []rune(s)
+	n := len(rs)
+	if n == 0 {
+		return 0
 	}
-	if m := unitSuffixRe.FindStringSubmatch(s); m != nil && !isException(s) {
-		return m[2]
-	}
-	if strings.HasSuffix(s, "...") {
-		return s[len(strings.TrimRight(s, ".")):]
-	}
-	for _, x := range []string{"'s", "'S", "’s", "’S"} {
-		if strings.HasSuffix(s, x) && len(s) > len(x) {
-			return x
+	best := 0
+	consider := func(k int) {
+		if k > best && k <= n {
+			best = k
 		}
 	}
-	r, size := lastRuneSize(s)
-	if strings.ContainsRune(suffixChars, r) {
-		return s[len(s)-size:]
+	last := rs[n-1]
+	if strings.ContainsRune(punctChars, last) || strings.ContainsRune(quoteChars, last) || last == '—' || last == '–' {
+		consider(1)
 	}
-	if r == '.' && len(s) > 1 && !isException(s) {
-		return "."
+	if strings.HasSuffix(s, "''") || strings.HasSuffix(s, "``") || strings.HasSuffix(s, "……") {
+		consider(2)
 	}
-	return ""
+	if strings.HasSuffix(s, "..") {
+		consider(len(s) - len(strings.TrimRight(s, ".")))
+	}
+	for _, x := range []string{"'s", "'S", "’s", "’S"} {
+		if strings.HasSuffix(s, x) {
+			consider(2)
+		}
+	}
+	if n >= 2 && unicode.IsDigit(rs[n-2]) && (last == '+' || strings.ContainsRune(currencyChars, last)) {
+		consider(1)
+	}
+	for _, u := range unitSuffixes {
+		ur := []rune(u)
+		if len(ur) < n && strings.HasSuffix(s, u) && unicode.IsDigit(rs[n-len(ur)-1]) {
+			consider(len(ur))
+		}
+	}
+	if last == '.' && n >= 2 {
+		p := rs[n-2]
+		if unicode.IsDigit(p) || unicode.IsLower(p) || strings.ContainsRune("%²-+", p) ||
+			strings.ContainsRune(punctChars, p) || strings.ContainsRune(quoteChars, p) ||
+			(n >= 3 && unicode.IsUpper(p) && unicode.IsUpper(rs[n-3])) {
+			consider(1)
+		}
+	}
+	if best == 0 {
+		return 0
+	}
+	return len(string(rs[n-best:]))
 }
 
-var infixRe = regexp.MustCompile(`\.\.+|…|--+|—|–|~`)
-
-// splitInfix splits dashes and ellipses inside a token, hyphens between letters and operators
-// between digits.
+// splitInfix splits ellipses anywhere, operators between digits, a period between a lower-case
+// and an upper-case letter, commas between letters, hyphens and dashes before a letter, and
+// : < > = / between a letter or digit and a letter.
 func splitInfix(s string) []string {
-	if isException(s) {
-		return []string{s}
-	}
 	rs := []rune(s)
 	var out []string
 	start := 0
+	isA := unicode.IsLetter
+	isQ := func(r rune) bool { return strings.ContainsRune(quoteChars, r) }
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
+		var prev, next rune
+		if i > 0 {
+			prev = rs[i-1]
+		}
+		if i+1 < len(rs) {
+			next = rs[i+1]
+		}
 		cut := 0
 		switch {
-		case r == '.' && i+1 < len(rs) && rs[i+1] == '.':
+		case r == '.' && next == '.':
 			j := i
 			for j < len(rs) && rs[j] == '.' {
 				j++
 			}
 			cut = j - i
-		case r == '…' || r == '—' || r == '–' || r == '~':
+		case r == '…':
 			cut = 1
-		case r == '-' && i > 0 && i+1 < len(rs):
-			prev, next := rs[i-1], rs[i+1]
-			if (unicode.IsLetter(prev) || unicode.IsDigit(prev)) && unicode.IsLetter(next) {
-				cut = 1
-				if i+2 < len(rs) && next == '-' {
-					cut = 2
+		case i > 0 && unicode.IsDigit(prev) && strings.ContainsRune("+-*^", r) && (unicode.IsDigit(next) || next == '-'):
+			cut = 1
+		case i > 0 && r == '.' && (unicode.IsLower(prev) || isQ(prev)) && (unicode.IsUpper(next) || isQ(next)):
+			cut = 1
+		case i > 0 && r == ',' && isA(prev) && isA(next):
+			cut = 1
+		case i > 0 && (isA(prev) || unicode.IsDigit(prev)) && strings.ContainsRune("-–—~", r):
+			j := i + 1
+			if r == '-' || r == '—' {
+				for j < len(rs) && j < i+3 && rs[j] == r {
+					j++
 				}
-			} else if unicode.IsDigit(prev) && (unicode.IsDigit(next) || next == '-') {
-				cut = 1
 			}
-		case (r == '+' || r == '*' || r == '^') && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && (unicode.IsDigit(rs[i+1]) || rs[i+1] == '-'):
-			cut = 1
-		case (r == ':' || r == '<' || r == '>' || r == '=' || r == '/') && i > 0 && i+1 < len(rs) &&
-			(unicode.IsLetter(rs[i-1]) || unicode.IsDigit(rs[i-1])) && unicode.IsLetter(rs[i+1]):
-			cut = 1
-		case r == ',' && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]):
+			if j < len(rs) && isA(rs[j]) {
+				cut = j - i
+			}
+		case i > 0 && (isA(prev) || unicode.IsDigit(prev)) && strings.ContainsRune(":<>=/", r) && isA(next):
 			cut = 1
 		}
 		if cut == 0 {
@@ -203,22 +268,13 @@ func splitInfix(s string) []string {
 	return out
 }
 
-func firstRune(s string) (rune, int) {
+func decodeRune(s string) (rune, int) {
 	for _, r := range s {
 		return r, len(string(r))
 	}
 	return 0, 0
 }
 
-func lastRuneSize(s string) (rune, int) {
-	rs := []rune(s)
-	if len(rs) == 0 {
-		return 0, 0
-	}
-	r := rs[len(rs)-1]
-	return r, len(string(r))
-}
+func firstRune(s string) (rune, int) { return decodeRune(s) }
 
 func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
-
-var _ = infixRe

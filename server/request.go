@@ -96,9 +96,10 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 		if math.IsNaN(ts) || math.IsInf(ts, 0) {
 			return nil, fmt.Errorf("%w: request_timestamp %v is not a time", errStale, ts)
 		}
-		sent := time.Unix(0, int64(ts*1e9))
-		if age := lim.now().Sub(sent); age > lim.maxRequestAge {
-			return nil, fmt.Errorf("%w: request_timestamp is %.1f s old, the limit is %.0f s", errStale, age.Seconds(), lim.maxRequestAge.Seconds())
+		// In float seconds: a timestamp far outside time.Time's range must still compare.
+		age := float64(lim.now().UnixNano())/1e9 - ts
+		if age > lim.maxRequestAge.Seconds() {
+			return nil, fmt.Errorf("%w: request_timestamp is %.1f s old, the limit is %.0f s", errStale, age, lim.maxRequestAge.Seconds())
 		}
 	}
 	s := &synthesis{route: labelInvocations, id: in.RequestID, format: api.DefaultFormat, stream: true}

@@ -1,0 +1,179 @@
+package server
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+func testLimits() limits {
+	now := time.Unix(1_800_000_000, 0)
+	return limits{maxTextChars: 1000, maxRequestAge: 56 * time.Second, now: func() time.Time { return now }}
+}
+
+func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, body string
+		err        error
+		check      func(*synthesis) bool
+	}{
+		{"defaults", `{"text":"hi"}`, nil, func(s *synthesis) bool {
+			return s.format == "wav" && s.stream && s.req.Voice == "" && s.req.Speed == 0
+		}},
+		{"explicit fields", `{"text":"hi","voice":"af_bella","speed":0.5,"stream":false,"format":"PCM","lang":"en-GB","request_id":"x"}`, nil, func(s *synthesis) bool {
+			return s.format == "pcm" && !s.stream && s.req.Voice == "af_bella" && s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
+		}},
+		{"unknown fields are ignored", `{"text":"hi","temperature":3}`, nil, nil},
+		{"55 s old is fresh", `{"text":"hi","request_timestamp":1799999945}`, nil, nil},
+		{"57 s old is stale", `{"text":"hi","request_timestamp":1799999943}`, errStale, nil},
+		{"fractional seconds", `{"text":"hi","request_timestamp":1799999943.9}`, errStale, nil},
+		{"speed at the edges", `{"text":"hi","speed":2.0}`, nil, nil},
+		{"negative speed", `{"text":"hi","speed":-1}`, tts.ErrBadSpeed, nil},
+		{"text limit counts runes", `{"text":"` + strings.Repeat("é", 1000) + `"}`, nil, nil},
+		{"text over the limit", `{"text":"` + strings.Repeat("é", 1001) + `"}`, tts.ErrTextTooLong, nil},
+		{"null text", `{"text":null}`, tts.ErrEmptyText, nil},
+	}
+	for _, tc := range cases {
+		s, err := parseInvocation([]byte(tc.body), testLimits())
+		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
+			continue
+		}
+		if tc.check != nil && !tc.check(s) {
+			t.Errorf("%s: got %+v", tc.name, s)
+		}
+	}
+}
+
+func TestCutSentences(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ in, done, rest string }{
+		{"Hello there", "", "Hello there"},
+		{"Hello there.", "", "Hello there."}, // the period may be a decimal point still
+		{"Hello there. How", "Hello there.", "How"},
+		{"One! Two? Three… four", "One! Two? Three…", "four"},
+		{`He said "stop." Then`, `He said "stop."`, "Then"},
+		{"Pi is 3.14 and e is 2.71. Next", "Pi is 3.14 and e is 2.71.", "Next"},
+		{"Ask Dr. Smith now", "", "Ask Dr. Smith now"},
+		{"J. R. R. Tolkien wrote", "", "J. R. R. Tolkien wrote"},
+		{"Line one\nline two", "Line one", "line two"},
+		{strings.Repeat("word ", 50) + "clause, more", strings.Repeat("word ", 50) + "clause,", "more"},
+		{strings.Repeat("word ", 130) + "end", strings.TrimSpace(strings.Repeat("word ", 130)), "end"},
+	}
+	for _, tc := range cases {
+		done, rest := cutSentences(tc.in)
+		if done != tc.done || rest != tc.rest {
+			t.Errorf("cutSentences(%.40q) = (%.40q, %q), want (%.40q, %q)", tc.in, done, rest, tc.done, tc.rest)
+		}
+	}
+}
+
+func TestParseClientMessage(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in, typ string
+		err     error
+	}{
+		{`{"text":"hi"}`, api.WSTypeSpeak, nil},
+		{`{"type":"SPEAK","text":"hi"}`, api.WSTypeSpeak, nil},
+		{`{"type":"text","text":""}`, api.WSTypeText, nil},
+		{`{"type":"flush"}`, api.WSTypeFlush, nil},
+		{`{"type":"cancel","request_id":"x"}`, api.WSTypeCancel, nil},
+		{`{"type":"close"}`, api.WSTypeClose, nil},
+		{`{"type":"speak"}`, "", tts.ErrEmptyText},
+		{`{"type":"nope"}`, "", errUnknownMessage},
+		{`{"voice":"af_heart"}`, "", errUnknownMessage},
+		{`[]`, "", errBadJSON},
+		{`{"text":"a"}{}`, "", errBadJSON},
+		{`{"speed":"fast","text":"a"}`, "", errBadJSON},
+	}
+	for _, tc := range cases {
+		m, err := parseClientMessage([]byte(tc.in))
+		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+			t.Errorf("%s: err = %v, want %v", tc.in, err, tc.err)
+			continue
+		}
+		if err == nil && m.Type != tc.typ {
+			t.Errorf("%s: type %q, want %q", tc.in, m.Type, tc.typ)
+		}
+	}
+}
+
+func FuzzParseInvocation(f *testing.F) {
+	for _, s := range []string{`{"text":"hi"}`, `{"text":"hi","speed":1e308,"request_timestamp":-1e300}`,
+		`{"text":"x","format":"pcm","stream":false}`, `{`, `null`, `{"text":"\u0000"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, parse := range []func([]byte, limits) (*synthesis, error){parseInvocation, parseSpeech} {
+			s, err := parse(b, testLimits())
+			if err != nil {
+				if classify(err, nil).status >= 500 {
+					t.Fatalf("parse error %v maps to a 5xx", err)
+				}
+				continue
+			}
+			if strings.TrimSpace(s.req.Text) == "" || len([]rune(s.req.Text)) > 1000 {
+				t.Fatalf("accepted text %q", s.req.Text)
+			}
+			if s.req.Speed != 0 && (s.req.Speed < tts.MinSpeed || s.req.Speed > tts.MaxSpeed) {
+				t.Fatalf("accepted speed %v", s.req.Speed)
+			}
+			if s.format != "wav" && s.format != "pcm" {
+				t.Fatalf("accepted format %q", s.format)
+			}
+		}
+	})
+}
+
+func FuzzParseClientMessage(f *testing.F) {
+	for _, s := range []string{`{"text":"hi"}`, `{"type":"cancel"}`, `{"type":"text","text":"a. b"}`, `{"type":1}`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parseClientMessage(b)
+		if err != nil {
+			if classify(err, nil).status >= 500 {
+				t.Fatalf("message error %v maps to a 5xx", err)
+			}
+			return
+		}
+		switch m.Type {
+		case api.WSTypeSpeak:
+			if strings.TrimSpace(m.Text) == "" {
+				t.Fatal("speak without text accepted")
+			}
+		case api.WSTypeText, api.WSTypeFlush, api.WSTypeCancel, api.WSTypeClose:
+		default:
+			t.Fatalf("type %q accepted", m.Type)
+		}
+	})
+}
+
+// Cutting never loses or invents text: the sentences and the rest hold every non-space rune
+// of the input, in order.
+func FuzzCutSentences(f *testing.F) {
+	for _, s := range []string{"Hello there. How", "Mr. X! Y? Z…\n", strings.Repeat("a, ", 200), "“Quote.” Next"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		done, rest := cutSentences(s)
+		strip := func(s string) string {
+			return strings.Map(func(r rune) rune {
+				if unicode.IsSpace(r) {
+					return -1
+				}
+				return r
+			}, s)
+		}
+		if strip(done)+strip(rest) != strip(s) {
+			t.Fatalf("cutSentences(%q) = %q + %q", s, done, rest)
+		}
+	})
+}

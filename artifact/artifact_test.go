@@ -263,7 +263,8 @@ func TestRejects(t *testing.T) {
 	}
 }
 
-func FuzzParseQmax(f *testing.F) {
+// FuzzParse feeds arbitrary bytes to both parsers: no panic, and whatever they accept validates.
+func FuzzParse(f *testing.F) {
 	for _, p := range []string{refQmaxFile, refTTotalFile} {
 		data, err := os.ReadFile(p)
 		if err != nil {

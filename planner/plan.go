@@ -191,18 +191,7 @@ func (p *Plan) pair(in Inputs, sc Scenario) error {
 	p.Source.TTotalFormat = tt.Provenance.SourceFormat
 	p.Source.TTotalTrigger = tt.Trigger
 	p.Source.TTotalFingerprint = tt.Fingerprint
-	var why string
-	switch {
-	case tt.Fingerprint != q.Fingerprint:
-		why = fmt.Sprintf("qmax measured %s (fingerprint %.12s), ttotal measured %s (fingerprint %.12s)",
-			q.Slug, q.Fingerprint, tt.Slug, tt.Fingerprint)
-	case tt.Target.Model != "" && tt.Target.Model != q.Target.Model:
-		why = fmt.Sprintf("qmax measured model %q, ttotal model %q", q.Target.Model, tt.Target.Model)
-	case tt.Pairs != nil && tt.Pairs.Transport != "" && tt.Pairs.Transport != q.Target.Transport:
-		why = fmt.Sprintf("ttotal probed with a %s qmax, this qmax is %s", tt.Pairs.Transport, q.Target.Transport)
-	case tt.Pairs != nil && tt.Pairs.Fingerprint != "" && tt.Pairs.Fingerprint != q.Fingerprint:
-		why = "ttotal paired with a qmax of another configuration"
-	}
+	why := artifact.Mismatch(q, tt)
 	if why == "" {
 		return nil
 	}

@@ -45,7 +45,7 @@ type word struct {
 func (g *g2p) convert(text string) (string, []*token) {
 	text, ovs := preprocess(text)
 	tokens := tokenize(text)
-	tagTokens(tokens)
+	tagger{g.lx}.tagTokens(tokens)
 	applyOverrides(tokens, ovs)
 	tokens = foldLeft(tokens, g.unk)
 	words := retokenize(tokens)

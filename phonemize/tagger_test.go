@@ -42,6 +42,7 @@ func loadTagged(t *testing.T) []taggedSentence {
 // exactly as the reference tokenizer does, and how often the tagger agrees with the reference
 // tagger on those sentences.
 func TestTokenizerAndTaggerAgreement(t *testing.T) {
+	p := testPhonemizer(t)
 	t.Parallel()
 	sents := loadTagged(t)
 	var sameSplit, tagOK, tagAll int
@@ -49,7 +50,7 @@ func TestTokenizerAndTaggerAgreement(t *testing.T) {
 	for _, s := range sents {
 		text, _ := preprocess(s.text)
 		toks := tokenize(text)
-		tagTokens(toks)
+		tagger{p.us.lx}.tagTokens(toks)
 		got := make([]string, len(toks))
 		for i, tk := range toks {
 			got[i] = tk.text

@@ -24,6 +24,9 @@ var unitSuffixes = strings.Fields(`km km² km³ m m² m³ dm dm² dm³ cm cm² c
 // with a known top-level domain.
 var urlRe = regexp.MustCompile(`(?i)^(?:(?:https?|ftp)://\S+|www\.\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|ai|us|info)(?:[/:?#]\S*)?)$`)
 
+// emailRe matches an e-mail address, which the reference tags ADD (read with "dot").
+var emailRe = regexp.MustCompile(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
+
 // tokenize splits text into tokens with their trailing whitespace.
 func tokenize(text string) []*token {
 	var out []*token

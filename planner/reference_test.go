@@ -162,3 +162,50 @@ func TestReplanFromRoundTrip(t *testing.T) {
 		t.Errorf("re-planning from the written artifacts changed the plan:\n%s\n%s", a, b)
 	}
 }
+
+// The same for an artifact in our own schema, with fields the reference tool lacks.
+func TestReplanOwnSchemaRoundTrip(t *testing.T) {
+	t.Parallel()
+	q := parallelQmax(2)
+	for i := range q.Steps {
+		q.Steps[i].CWRatio = 1 + float64(i)/7 // values without a short decimal form
+		q.Steps[i].StallP95Ms = 12.345678901234567
+		at := time.Date(2026, 1, 1, 0, i, 0, 123456789, time.UTC)
+		q.Steps[i].StartedAt = &at
+	}
+	tt := ttotalFor(q)
+	sc := parallelScenario()
+	first, err := Make(Inputs{Qmax: q, TTotal: tt}, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	qp, err := artifact.Write(dir, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := artifact.Write(dir, tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q2, err := artifact.ReadQmax(qp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t2, err := artifact.ReadTTotal(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Make(Inputs{Qmax: q2, TTotal: t2}, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(first)
+	b, _ := json.Marshal(second)
+	if !bytes.Equal(a, b) {
+		t.Errorf("re-planning changed the plan:\n%s\n%s", a, b)
+	}
+	if first.CloudWatch.RatioSource != RatioCloudWatch {
+		t.Errorf("ratio source %s", first.CloudWatch.RatioSource)
+	}
+}

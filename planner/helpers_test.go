@@ -48,7 +48,8 @@ func ttotalFor(q *artifact.Qmax) *artifact.TTotal {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	return &artifact.TTotal{
 		SchemaVersion: artifact.SchemaVersion, Kind: artifact.KindTTotal,
-		Target: q.Target, Fingerprint: q.Fingerprint, Slug: q.Slug, Trigger: "force-desired",
+		Provenance: artifact.Provenance{Tool: "kokoro", SourceFormat: artifact.FormatKokoro},
+		Target:     q.Target, Fingerprint: q.Fingerprint, Slug: q.Slug, Trigger: "force-desired",
 		Stages: []artifact.Stage{
 			{Name: artifact.StageDesiredSet, At: t0},
 			{Name: artifact.StageInService, At: t0.Add(150 * time.Second)},

@@ -70,6 +70,28 @@ var irregularPast = map[string]bool{"read": true, "wound": true, "dove": true, "
 	"lost": true, "sold": true, "built": true, "sent": true, "fell": true, "drove": true, "rose": true,
 	"shook": true, "struck": true, "tore": true, "wore": true, "bore": true, "swore": true, "ate": true}
 
+// ingStem reports whether a word in -ing is a verb form: its stem is a word (walk-ing,
+// mak(e)-ing, run(n)-ing), which "bring", "thing" or "morning" are not.
+func (tg tagger) ingStem(lw string) bool {
+	stem := strings.TrimSuffix(lw, "ing")
+	if len(stem) < 2 {
+		return false
+	}
+	if tg.lx.has(stem) || tg.lx.has(stem+"e") {
+		return true
+	}
+	n := len(stem)
+	return n >= 3 && stem[n-1] == stem[n-2] && tg.lx.has(stem[:n-1])
+}
+
+func (tg tagger) hasPOSEntry(w string) bool {
+	e, ok := tg.lx.gold[strings.ToLower(w)]
+	return ok && e.pos != nil
+}
+
+var causativeVerbs = map[string]bool{"let": true, "make": true, "made": true, "help": true, "helped": true,
+	"watch": true, "watched": true, "see": true, "saw": true, "have": true, "had": true, "makes": true, "lets": true}
+
 // tagger carries what the rules need to know about words.
 type tagger struct {
 	lx *lexicon
@@ -119,26 +141,51 @@ func (tg tagger) tagTokens(ts []*token) {
 			sentenceStart = false
 		}
 	}
-	at := func(i int) *token {
-		if i < 0 || i >= len(ts) {
-			return nil
+	// seen: a verb already appeared in the current clause.
+	seen := false
+	for i, t := range ts {
+		if i > 0 && (isPunctTag(ts[i-1].tag) && ts[i-1].tag != "HYPH" || ts[i-1].tag == "CC") {
+			seen = false
 		}
-		return ts[i]
-	}
-	lower := func(t *token) string {
-		if t == nil {
-			return ""
+		tg.context(ts, i, starts, seen)
+		if strings.HasPrefix(t.tag, "VB") && t.tag != "VBG" || t.tag == "MD" {
+			seen = true
 		}
-		return strings.ToLower(t.text)
 	}
 	for i, t := range ts {
+		if t.tag == "TO" {
+			if next := at(ts, i+1); next == nil || !strings.HasPrefix(next.tag, "VB") {
+				t.tag = "IN"
+			}
+		}
+	}
+}
+
+func at(ts []*token, i int) *token {
+	if i < 0 || i >= len(ts) {
+		return nil
+	}
+	return ts[i]
+}
+
+func lower(t *token) string {
+	if t == nil {
+		return ""
+	}
+	return strings.ToLower(t.text)
+}
+
+// context retags token i from its neighbours; verbSeen says whether its clause already has a verb.
+func (tg tagger) context(ts []*token, i int, starts []bool, verbSeen bool) {
+	t := ts[i]
+	{
 		if _, closed := closedClass[lower(t)]; closed && lower(t) != "that" && lower(t) != "her" && lower(t) != "in" && lower(t) != "by" {
-			continue
+			return
 		}
 		if isPunctTag(t.tag) || t.tag == "CD" || t.tag == "ADD" || t.tag == "NNP" || t.tag == "POS" {
-			continue
+			return
 		}
-		prev, next := at(i-1), at(i+1)
+		prev, next := at(ts, i-1), at(ts, i+1)
 		pl, nl := lower(prev), lower(next)
 		lw := lower(t)
 		switch lw {
@@ -153,34 +200,37 @@ func (tg tagger) tagTokens(ts []*token) {
 			default:
 				t.tag = "IN"
 			}
-			continue
+			return
 		case "her":
 			if next == nil || isPunctTag(next.tag) || next.tag == "IN" || next.tag == "TO" || next.tag == "RB" || next.tag == "CC" {
 				t.tag = "PRP"
 			}
-			continue
+			return
 		case "in", "by":
 			if next == nil || isPunctTag(next.tag) || next.tag == "CC" {
 				t.tag = "RB"
 			}
-			continue
+			return
 		}
 		canVerb := tg.hasVerbReading(lw) || strings.HasPrefix(t.tag, "VB")
+		lexJJ := t.tag == "JJ"
 		switch {
 		case prev != nil && (prev.tag == "TO" || prev.tag == "MD"):
 			t.tag = "VB"
-		case prev != nil && (pl == "n't" || pl == "n’t" || pl == "not") && i >= 2 && auxForms[lower(at(i-2))]:
+		case prev != nil && (pl == "n't" || pl == "n’t" || pl == "not") && i >= 2 && auxForms[lower(at(ts, i-2))]:
 			t.tag = "VB"
 		case pl == "please":
 			t.tag = "VB"
-		case starts[i] && canVerb && next != nil && (next.tag == "DT" || next.tag == "PRP" || next.tag == "PRP$" || objectPronouns[nl]):
+		case starts[i] && (canVerb || tg.hasPOSEntry(lw)) && next != nil && (next.tag == "DT" || next.tag == "PRP$" || objectPronouns[nl]):
+			t.tag = "VB"
+		case prev != nil && objectPronouns[pl] && i >= 2 && causativeVerbs[lower(at(ts, i-2))] && (canVerb || tg.hasPOSEntry(lw)):
 			t.tag = "VB"
 		case prev != nil && haveForms[pl] && !(next != nil && isNounTag(next.tag) && !canVerb):
 			if objectPronouns[nl] && starts[i-1] {
 				break
 			}
 			t.tag = "VBN"
-		case prev != nil && subjectPronouns[pl] && i >= 2 && auxForms[lower(at(i-2))] && (starts[i-2] || at(i-2).tag == "WRB"):
+		case prev != nil && subjectPronouns[pl] && i >= 2 && auxForms[lower(at(ts, i-2))] && (starts[i-2] || at(ts, i-2).tag == "WRB"):
 			// Inverted question: "Have you read …", "Did they record …".
 			t.tag = "VB"
 		case prev != nil && beForms[pl]:
@@ -189,7 +239,7 @@ func (tg tagger) tagTokens(ts []*token) {
 				t.tag = "VBG"
 			case strings.HasSuffix(lw, "ed") || irregularPast[lw]:
 				t.tag = "VBN"
-			case !isNounTag(t.tag) || canVerb:
+			case !isNounTag(t.tag) || canVerb || tg.hasPOSEntry(lw):
 				t.tag = "JJ"
 			}
 		case prev != nil && degreeAdverbs[pl]:
@@ -204,14 +254,16 @@ func (tg tagger) tagTokens(ts []*token) {
 				t.tag = "VBP"
 			}
 		case prev != nil && (prev.tag == "DT" || prev.tag == "PRP$" || prev.tag == "POS"):
-			if next != nil && !isPunctTag(next.tag) && (isNounTag(next.tag) || next.tag == "JJ") && !strings.HasSuffix(lw, "s") {
+			if lexJJ {
 				t.tag = "JJ"
 			} else if strings.HasSuffix(lw, "s") && !strings.HasSuffix(lw, "ss") {
 				t.tag = "NNS"
 			} else {
 				t.tag = "NN"
 			}
-		case canVerb && prev != nil && isNounTag(prev.tag) && next != nil && (next.tag == "IN" || next.tag == "DT" || next.tag == "RB" || next.tag == "PRP" || next.tag == "PRP$"):
+		case !verbSeen && prev != nil && prev.tag == "NN" && t.tag == "NNS" && tg.lx.has(strings.TrimSuffix(lw, "s")):
+			t.tag = "VBZ"
+		case !verbSeen && canVerb && prev != nil && isNounTag(prev.tag) && next != nil && (next.tag == "IN" || next.tag == "DT" || next.tag == "RB" || next.tag == "PRP" || next.tag == "PRP$"):
 			if prev.tag == "NNS" || prev.tag == "NNPS" {
 				t.tag = "VBP"
 			} else {
@@ -219,13 +271,6 @@ func (tg tagger) tagTokens(ts []*token) {
 			}
 		case canVerb && prev != nil && strings.HasPrefix(prev.tag, "VB") && next != nil && isNounTag(next.tag):
 			t.tag = "JJ"
-		}
-	}
-	for i, t := range ts {
-		if t.tag == "TO" {
-			if next := at(i + 1); next == nil || !strings.HasPrefix(next.tag, "VB") {
-				t.tag = "IN"
-			}
 		}
 	}
 }
@@ -237,6 +282,9 @@ func (tg tagger) lexical(ts []*token, i int, sentenceStart bool, openQuote *bool
 	lw := strings.ToLower(w)
 	r, _ := firstRune(w)
 	attachedBefore := i > 0 && ts[i-1].ws == ""
+	if w == "." && attachedBefore && strings.EqualFold(ts[i-1].text, "etc") {
+		return "FW"
+	}
 	switch w {
 	case ".", "!", "?", "?!", "!!", "!?", "...":
 		return "."
@@ -320,7 +368,7 @@ func (tg tagger) lexical(ts []*token, i int, sentenceStart bool, openQuote *bool
 	switch {
 	case strings.HasSuffix(lw, "ly"):
 		return "RB"
-	case strings.HasSuffix(lw, "ing"):
+	case strings.HasSuffix(lw, "ing") && tg.ingStem(lw):
 		return "VBG"
 	case strings.HasSuffix(lw, "ed"):
 		return "VBD"

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/api"
 )
 
 func TestJSONLRoundTrip(t *testing.T) {
@@ -114,6 +116,26 @@ func TestRenderProgress(t *testing.T) {
 	for _, want := range []string{"\r", "N=8", "█████░░░░░", "50%", "meas", "p95     812ms", "17.90 rps", "rung 4/6"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("progress %q lacks %q", got, want)
+		}
+	}
+}
+
+func TestWSServerErrorClassifiesLikeHTTP(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		msg  api.WSServerMessage
+		want Outcome
+	}{
+		{api.WSServerMessage{Type: "error", Code: "queue_saturated", Message: "queue_saturated"}, Saturated503},
+		{api.WSServerMessage{Type: "error", Message: "queue_saturated"}, Saturated503},
+		{api.WSServerMessage{Type: "error", Code: "request_stale", Message: "too old"}, Stale408},
+		{api.WSServerMessage{Type: "error", Code: "unknown_voice", Message: `voice "xx" not found`}, ClientError},
+		{api.WSServerMessage{Type: "error", Code: "internal", Message: "boom"}, Server5xx},
+		{api.WSServerMessage{Type: "error", Message: "something broke"}, Server5xx},
+	}
+	for _, tc := range tests {
+		if got := Classify(wsServerError(tc.msg), false); got != tc.want {
+			t.Errorf("%+v → %s; want %s", tc.msg, got, tc.want)
 		}
 	}
 }

@@ -127,18 +127,27 @@ func (w *wsConn) ctxErr(ctx context.Context, err error) error {
 	return err
 }
 
-// wsServerError maps a WebSocket error message onto the HTTP status the same refusal would
-// have carried, so outcomes classify alike on both transports.
+// wsServerError maps a WebSocket error message onto the HTTP status the same verdict carries on
+// POST /invocations, so outcomes classify alike on both transports. The machine-readable code
+// is preferred; servers that predate it put queue_saturated in the message.
 func wsServerError(sm api.WSServerMessage) error {
-	se := &ServerError{Code: sm.Message, Message: sm.Message}
-	switch sm.Message {
-	case api.ErrQueueSaturated:
+	code := sm.Code
+	if code == "" && (sm.Message == api.ErrQueueSaturated || sm.Message == api.ErrRequestStale) {
+		code = sm.Message
+	}
+	se := &ServerError{Code: code, Message: sm.Message}
+	switch code {
+	case api.ErrQueueSaturated, "not_ready", "shutting_down":
 		se.Status = http.StatusServiceUnavailable
 	case api.ErrRequestStale:
 		se.Status = http.StatusRequestTimeout
-	default:
-		// The protocol has no status: treat an unexplained error as the server's failure.
+	case "", "internal":
+		// No code, or the server's own failure.
 		se.Status = http.StatusInternalServerError
+	default:
+		// Any other named code is the server judging the request itself (empty text, unknown
+		// voice, …): bad input gets a 4xx on HTTP.
+		se.Status = http.StatusBadRequest
 	}
 	return se
 }

@@ -1,0 +1,149 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/bench"
+	"github.com/kokoro-sm/kokoro/server"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// oneSlotEngine stands in for the model behind the real server: one slot, a fixed service time
+// per request, then half a second of audio in two chunks.
+type oneSlotEngine struct {
+	service time.Duration
+	slot    chan struct{}
+}
+
+func (e *oneSlotEngine) Validate(req tts.Request) error {
+	if req.Text == "" {
+		return tts.ErrEmptyText
+	}
+	return nil
+}
+
+func (e *oneSlotEngine) VoiceNames() []string { return []string{"af_heart"} }
+
+func (e *oneSlotEngine) Stream(ctx context.Context, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error) {
+	select {
+	case e.slot <- struct{}{}:
+	case <-ctx.Done():
+		return tts.Stats{}, ctx.Err()
+	}
+	t := time.NewTimer(e.service)
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+		<-e.slot
+		return tts.Stats{}, ctx.Err()
+	}
+	<-e.slot
+	for i := range 2 {
+		if err := emit(tts.Chunk{Index: i, PCM: make([]float32, tts.SampleRate/4), Final: i == 1}); err != nil {
+			return tts.Stats{}, err
+		}
+	}
+	return tts.Stats{Chunks: 2, AudioDuration: 500 * time.Millisecond}, nil
+}
+
+// TestLadderAgainstTheRealServer drives the real server (with a stand-in engine) through both
+// wire protocols: TTFAB follows the one-slot queueing law, and the admission gate's refusals
+// are classified as saturation on HTTP and WebSocket alike.
+func TestLadderAgainstTheRealServer(t *testing.T) {
+	t.Parallel()
+	const service = 40 * time.Millisecond
+	for _, transport := range []string{"http", "ws"} {
+		t.Run(transport, func(t *testing.T) {
+			t.Parallel()
+			eng := &oneSlotEngine{service: service, slot: make(chan struct{}, 1)}
+			srv, err := server.New(server.Config{
+				// Not 2: the WebSocket session releases an utterance's admission slot only after
+				// sending synthesis_complete, so a closed-loop client's next utterance can briefly
+				// meet its previous one in the gate. 4 leaves room for that at rung 2.
+				MaxQueueDepth: 4,
+				Logger:        slog.New(slog.DiscardHandler),
+				Load: func(context.Context, tts.Observer, func(string)) (server.Engine, func() error, error) {
+					return eng, func() error { return nil }, nil
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- srv.Serve(ctx, ln) }()
+			t.Cleanup(func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("serve: %v", err)
+				}
+			})
+			<-srv.Ready()
+			url := "http://" + ln.Addr().String()
+
+			var tr bench.Transport
+			if transport == "http" {
+				h, err := bench.NewHTTPTransport(url, 4)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(h.CloseIdle)
+				tr = h
+			} else if tr, err = bench.NewWSTransport(url); err != nil {
+				t.Fatal(err)
+			}
+			for attempt := 1; ; attempt++ {
+				l := &bench.Ladder{Transport: tr, Config: bench.Config{
+					Ladder: []int{1, 2, 8}, Hold: 1500 * time.Millisecond, MeasureWindow: time.Second,
+					Settle: 20 * time.Millisecond, SLO: time.Second,
+				}}
+				rep, err := l.Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				rungs := rep.Runs[0].Rungs
+				// The protocol: audio arrives whole and refusals classify as saturation.
+				for _, s := range rungs {
+					t.Logf("N=%d ok %d outcomes %v p95 %.1fms usable %v %v", s.N, s.OK, s.Outcomes, s.TTFAB.P95, s.Usable, s.Unusable)
+					if s.OK > 0 && s.AudioSecondsMean != 0.5 {
+						t.Errorf("N=%d: %.3f s of audio per request; the engine sends 0.5", s.N, s.AudioSecondsMean)
+					}
+				}
+				if s := rungs[2]; !s.Saturated() || s.Outcomes[bench.Saturated503] == 0 {
+					t.Errorf("N=8 against MAX_QUEUE_DEPTH=4: outcomes %v unusable %v", s.Outcomes, s.Unusable)
+				}
+				// The timing: the one-slot law, which a busy machine may disturb (three tries).
+				var problems []string
+				for _, s := range rungs[:2] {
+					predicted := float64(s.N) * float64(service/time.Millisecond)
+					if !s.Usable || s.TTFAB.P95 < 0.8*predicted || s.TTFAB.P95 > 2*predicted {
+						problems = append(problems, fmt.Sprintf("N=%d usable %v p95 %.1fms; predicted %.0fms", s.N, s.Usable, s.TTFAB.P95, predicted))
+					}
+				}
+				if q := rep.Runs[0]; q.QMax != 2 || q.BracketRung != 8 {
+					problems = append(problems, fmt.Sprintf("Q_max %d bracket %d; want 2 bracketed by 8", q.QMax, q.BracketRung))
+				}
+				if len(problems) == 0 {
+					break
+				}
+				if attempt == 3 {
+					for _, p := range problems {
+						t.Error(p)
+					}
+					break
+				}
+				t.Logf("attempt %d: %v", attempt, problems)
+			}
+		})
+	}
+}

@@ -157,12 +157,17 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	return h
 }
 
-func (h *harness) waitReady() {
+func (h *harness) waitReady() { h.waitReadyFor(5 * time.Second) }
+
+func (h *harness) waitReadyFor(d time.Duration) {
 	h.t.Helper()
 	select {
 	case <-h.srv.Ready():
-	case <-time.After(5 * time.Second):
-		h.t.Fatal("server not ready after 5 s")
+	case err := <-h.done:
+		close(h.done)
+		h.t.Fatalf("Serve ended before ready: %v", err)
+	case <-time.After(d):
+		h.t.Fatalf("server not ready after %v", d)
 	}
 }
 

@@ -90,9 +90,9 @@ def ordinal_suffix(n):
     return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
-def sentences():
+def sentences(name="corpus_sentences.txt", templated=True):
     out = []
-    with open(os.path.join(TESTDATA, "corpus_sentences.txt"), encoding="utf-8") as f:
+    with open(os.path.join(TESTDATA, name), encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
             if not line or line.startswith("#"):
@@ -100,7 +100,8 @@ def sentences():
             dialect, text = line.split("|", 1)
             for d in (["us", "gb"] if dialect == "both" else [dialect]):
                 out.append((d, text))
-    out += generated(random.Random(20241130))
+    if templated:
+        out += generated(random.Random(20241130))
     seen, uniq = set(), []
     for d, t in out:
         if (d, t) not in seen:
@@ -130,6 +131,15 @@ def write_tokenizer_exceptions():
     print(f"wrote {len(keep)} exceptions to {path}")
 
 
+def write_tsv(name, results):
+    with open(os.path.join(TESTDATA, name), "w", encoding="utf-8") as f:
+        f.write("# dialect\ttext\tmisaki 0.9.4 phonemes (regenerate: scripts/gen_phoneme_corpus.py)\n")
+        for d, text, ps in results:
+            if "\t" in ps or "\n" in ps:
+                sys.exit(f"unexpected tab or newline in phonemes for {text!r}")
+            f.write(f"{d}\t{text}\t{ps}\n")
+
+
 def main():
     if "--tokenizer-exceptions" in sys.argv[1:]:
         write_tokenizer_exceptions()
@@ -144,13 +154,10 @@ def main():
     results = []
     for d, text in rows:
         ps, _ = g2ps[d](text)
-        if "\t" in ps or "\n" in ps:
-            sys.exit(f"unexpected tab or newline in phonemes for {text!r}")
         results.append((d, text, ps))
-    with open(os.path.join(TESTDATA, "misaki_corpus.tsv"), "w", encoding="utf-8") as f:
-        f.write("# dialect\ttext\tmisaki 0.9.4 phonemes (regenerate: scripts/gen_phoneme_corpus.py)\n")
-        for d, text, ps in results:
-            f.write(f"{d}\t{text}\t{ps}\n")
+    write_tsv("misaki_corpus.tsv", results)
+    heldout = [(d, t, g2ps[d](t)[0]) for d, t in sentences("heldout_sentences.txt", templated=False)]
+    write_tsv("misaki_heldout.tsv", heldout)
 
     # The reference tokenizer's tokens and tags, so the Go tokenizer and tagger can be checked.
     with open(os.path.join(TESTDATA, "spacy_tags.tsv"), "w", encoding="utf-8") as f:

@@ -28,6 +28,7 @@ func (r *Report) Artifact(target artifact.Target, prov artifact.Provenance, unbo
 		SMeanS:         r.Summary.SMeanMs / 1000,
 		SP95S:          r.Summary.SP95Ms / 1000,
 		Partial:        r.Partial,
+		Frozen:         r.Frozen,
 		UnboundedQueue: unboundedQueue,
 	}
 	seenCap := map[int]bool{}

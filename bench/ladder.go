@@ -15,6 +15,10 @@ import (
 // SageMaker targets read the instance count and CloudWatch's view of concurrency. Every field
 // is optional.
 type Hooks struct {
+	// Freeze runs once before the ladder: against SageMaker it suspends autoscaling and pins
+	// one instance. The thaw it returns always runs when the ladder ends, interrupted or not,
+	// with a context of its own so that a Ctrl-C cannot cut the restore short.
+	Freeze func(ctx context.Context) (thaw func(context.Context) error, err error)
 	// Capacity returns the number of serving instances; read before and after every rung, a
 	// change makes the rung unusable.
 	Capacity func(ctx context.Context) (int, error)
@@ -47,12 +51,17 @@ type Report struct {
 	Summary   Summary      `json:"summary"`
 	// Partial: the ladder was interrupted and did not finish its schedule.
 	Partial bool `json:"partial"`
+	// Frozen: the Freeze hook ran, so scaling was held still for the measurement.
+	Frozen bool `json:"frozen"`
 }
+
+// thawTimeout bounds the restore after the ladder; it runs even after an interrupt.
+const thawTimeout = 2 * time.Minute
 
 // Run executes the schedule. When ctx is cancelled every worker stops, requests in flight are
 // cancelled, and Run returns the report so far marked Partial together with ctx's error; the
-// report is never nil unless the configuration is invalid.
-func (l *Ladder) Run(ctx context.Context) (*Report, error) {
+// report is nil only when the configuration is invalid or the Freeze hook failed.
+func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 	if err := l.Config.Validate(); err != nil {
 		return nil, err
 	}
@@ -65,6 +74,24 @@ func (l *Ladder) Run(ctx context.Context) (*Report, error) {
 	r := &runner{l: l, cfg: cfg, epoch: epoch}
 	if l.OnResult != nil {
 		r.sinkErr = make(chan error, 1)
+	}
+
+	if l.Hooks.Freeze != nil {
+		thaw, err := l.Hooks.Freeze(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("freeze scaling: %w", err)
+		}
+		rep.Frozen = true
+		defer func() {
+			if thaw == nil {
+				return
+			}
+			tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), thawTimeout)
+			defer cancel()
+			if err := thaw(tctx); err != nil {
+				retErr = errors.Join(retErr, fmt.Errorf("thaw scaling: %w", err))
+			}
+		}()
 	}
 
 	var runErr error

@@ -158,11 +158,20 @@ func TestSimulatedStarvedPlayback(t *testing.T) {
 func TestSimulatedInterruptAndHooks(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		var reads atomic.Int64
+		var reads, thawed atomic.Int64
 		l := &Ladder{
 			Transport: newSimServer(50 * time.Millisecond),
 			Config:    Config{Ladder: []int{1, 2, 4}, Hold: 10 * time.Second, MeasureWindow: 5 * time.Second, Settle: time.Second, SLO: time.Second},
 			Hooks: Hooks{
+				Freeze: func(context.Context) (func(context.Context) error, error) {
+					return func(ctx context.Context) error {
+						if ctx.Err() != nil {
+							t.Error("thaw got a cancelled context")
+						}
+						thawed.Add(1)
+						return nil
+					}, nil
+				},
 				Capacity: func(context.Context) (int, error) { reads.Add(1); return 1, nil },
 				AfterRung: func(_ context.Context, s *RungStats) error {
 					s.ConcurrencyRatio = 0.5
@@ -189,6 +198,9 @@ func TestSimulatedInterruptAndHooks(t *testing.T) {
 		}
 		if reads.Load() != 3 {
 			t.Errorf("capacity read %d times; want before and after rung 1, before rung 2", reads.Load())
+		}
+		if thawed.Load() != 1 || !rep.Frozen {
+			t.Errorf("thawed %d times, frozen %v; want one thaw after the interrupt", thawed.Load(), rep.Frozen)
 		}
 		if rep.Summary.QMax != 1 {
 			t.Errorf("partial Q_max %d; want 1 from the finished rung", rep.Summary.QMax)

@@ -111,6 +111,9 @@ func (w *wsConn) Synthesize(ctx context.Context, req Request, onAudio func(int))
 		switch sm.Type {
 		case api.WSTypeSynthesisStart:
 		case api.WSTypeSynthesisComplete:
+			if sm.Cancelled {
+				return fmt.Errorf("server reported utterance %q cancelled", req.ID)
+			}
 			return nil
 		case api.WSTypeError:
 			return wsServerError(sm)

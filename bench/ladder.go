@@ -202,10 +202,10 @@ func (r *runner) rung(ctx context.Context, run, n int, picker *textPicker) (Rung
 	workersDone := make(chan struct{})
 	go func() { wg.Wait(); close(workersDone) }()
 
-	stopProgress := r.progress(run, n, since, holdEnd, func() []Result {
+	stopProgress := r.progress(run, n, since, holdEnd, func(from int) []Result {
 		mu.Lock()
 		defer mu.Unlock()
-		return slices.Clone(results)
+		return slices.Clone(results[from:])
 	})
 
 	// Wait for the hold to end, then give outstanding requests DrainTimeout to finish.

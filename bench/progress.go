@@ -27,8 +27,10 @@ type Progress struct {
 	RPS        float64
 }
 
-// progress starts a ticker that reports snapshots until the returned stop is called.
-func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.Duration, snapshot func() []Result) (stop func()) {
+// progress starts a ticker that reports snapshots until the returned stop is called. newSince
+// returns the results completed after the first `from`; the ticker keeps running counts and
+// only the recent results, so a long rung at a high rate costs no more per tick than a short one.
+func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.Duration, newSince func(from int) []Result) (stop func()) {
 	if r.l.OnProgress == nil {
 		return func() {}
 	}
@@ -48,6 +50,11 @@ func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.D
 		defer close(exited)
 		t := time.NewTicker(every)
 		defer t.Stop()
+		var (
+			seen                 int
+			ok, rejected, failed int
+			recent               []Result
+		)
 		for {
 			select {
 			case <-done:
@@ -57,20 +64,30 @@ func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.D
 			now := since()
 			p := Progress{Run: run, Runs: r.cfg.Runs, N: n, Rung: pos, Rungs: len(r.cfg.Ladder), Elapsed: now, Hold: r.cfg.Hold,
 				Measuring: now >= holdEnd-r.cfg.MeasureWindow && now < holdEnd, Draining: now >= holdEnd}
-			results := snapshot()
-			for _, res := range results {
+			fresh := newSince(seen)
+			seen += len(fresh)
+			for _, res := range fresh {
 				switch {
 				case res.Outcome == OK:
-					p.OK++
+					ok++
 				case res.Outcome.Rejection():
-					p.Rejected++
+					rejected++
 				case res.Outcome != Cancelled:
-					p.Failed++
+					failed++
 				}
 			}
+			p.OK, p.Rejected, p.Failed = ok, rejected, failed
 			win := Window{Start: max(0, min(now, holdEnd)-r.cfg.MeasureWindow), End: min(now, holdEnd)}
+			// Results arrive in completion order; one that ended before the window cannot
+			// touch it. A second of slack covers the reordering between workers.
+			recent = append(recent, fresh...)
+			drop := 0
+			for drop < len(recent) && recent[drop].End < win.Start-time.Second {
+				drop++
+			}
+			recent = append(recent[:0], recent[drop:]...)
 			agg := NewRungAggregator(run, n, win)
-			for _, res := range results {
+			for _, res := range recent {
 				agg.Add(res)
 			}
 			s := agg.Close()

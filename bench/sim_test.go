@@ -227,3 +227,43 @@ func TestSimulatedCapacityChange(t *testing.T) {
 		}
 	})
 }
+
+// TestSimulatedProgress: the live view shows the rung's position, phase, p95 and rate as the
+// rung runs, over the same trailing window the rung is judged on.
+func TestSimulatedProgress(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var snaps []Progress
+		l := &Ladder{
+			Transport:     newSimServer(100 * time.Millisecond),
+			Config:        Config{Ladder: []int{1, 2}, Hold: 20 * time.Second, MeasureWindow: 5 * time.Second, SLO: time.Second},
+			OnProgress:    func(p Progress) { snaps = append(snaps, p) },
+			ProgressEvery: time.Second,
+		}
+		if _, err := l.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var measuring, warm int
+		lastOK := 0
+		for _, p := range snaps {
+			if p.N != 2 {
+				continue
+			}
+			if p.Rung != 2 || p.Rungs != 2 || p.OK < lastOK {
+				t.Errorf("snapshot %+v", p)
+			}
+			lastOK = p.OK
+			if p.Elapsed >= 5*time.Second && (p.TTFABP95Ms != 200 || p.RPS < 9.5 || p.RPS > 10.5) {
+				t.Errorf("at %v: p95 %v ms, %.2f rps; want 200 ms and 10 rps", p.Elapsed, p.TTFABP95Ms, p.RPS)
+			}
+			if p.Measuring {
+				measuring++
+			} else if !p.Draining {
+				warm++
+			}
+		}
+		if measuring < 4 || warm < 14 || lastOK < 190 {
+			t.Errorf("%d measuring and %d warm-up snapshots, %d ok at the end", measuring, warm, lastOK)
+		}
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/kokoro-sm/kokoro/artifact"
@@ -22,14 +23,18 @@ func localTarget() artifact.Target {
 // the same numbers, and the plot is a PNG.
 func TestQmaxJobArtifactsRecompute(t *testing.T) {
 	t.Parallel()
-	si := newStandIn(20 * time.Millisecond)
-	url := si.start(t)
+	synctest.Test(t, testQmaxJobArtifactsRecompute)
+}
+
+func testQmaxJobArtifactsRecompute(t *testing.T) {
 	var table strings.Builder
 	job := &QmaxJob{
 		Ladder: &Ladder{
-			Transport: transportFor(t, "http", url, 4),
-			Config: Config{Ladder: []int{1, 2, 4}, Hold: 700 * time.Millisecond, MeasureWindow: 500 * time.Millisecond,
-				Settle: 20 * time.Millisecond, SLO: 50 * time.Millisecond, Seed: 7},
+			// One slot of 20 ms, then 10 ms of audio and the rest 30 ms later (a 20 ms stall). The
+			// slot is free during the second piece, so TTFAB is 20 ms up to rung 2 and 50 ms at rung 4.
+			Transport: newSimServer(20*time.Millisecond, piece{0, 10 * time.Millisecond}, piece{30 * time.Millisecond, 200 * time.Millisecond}),
+			Config: Config{Ladder: []int{1, 2, 4}, Hold: 30 * time.Second, MeasureWindow: 10 * time.Second,
+				Settle: time.Second, SLO: 45 * time.Millisecond, Seed: 7},
 		},
 		Target:     localTarget(),
 		Provenance: artifact.NewProvenance(time.Now(), "test", []string{"kokoro", "bench", "qmax"}),
@@ -43,7 +48,7 @@ func TestQmaxJobArtifactsRecompute(t *testing.T) {
 	if want := job.Paths(); out != want {
 		t.Errorf("outputs %+v; want %+v", out, want)
 	}
-	if !strings.HasPrefix(out.Artifact[len(job.OutDir)+1:], "qmax-kokoro-82m-http-local-") {
+	if !strings.HasPrefix(out.Artifact[len(job.OutDir)+1:], "qmax-kokoro-82m-sim-local-") {
 		t.Errorf("artifact name %s", out.Artifact)
 	}
 	q, err := artifact.ReadQmax(out.Artifact)
@@ -101,11 +106,13 @@ func TestQmaxJobArtifactsRecompute(t *testing.T) {
 // TestQmaxJobInterruptWritesPartial: Ctrl-C mid-ladder still leaves an artifact, marked partial.
 func TestQmaxJobInterruptWritesPartial(t *testing.T) {
 	t.Parallel()
-	si := newStandIn(10 * time.Millisecond)
-	url := si.start(t)
+	synctest.Test(t, testQmaxJobInterruptWritesPartial)
+}
+
+func testQmaxJobInterruptWritesPartial(t *testing.T) {
 	job := &QmaxJob{
 		Ladder: &Ladder{
-			Transport: transportFor(t, "ws", url, 2),
+			Transport: newSimServer(10 * time.Millisecond),
 			Config:    Config{Ladder: []int{1, 2}, Hold: 400 * time.Millisecond, MeasureWindow: 200 * time.Millisecond, Settle: 10 * time.Second, SLO: time.Second},
 		},
 		Target:     localTarget(),

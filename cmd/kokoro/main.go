@@ -30,6 +30,8 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		newVersionCmd(),
 		newPhonemizeCmd(),
+		newSynthCmd(),
+		newVoicesCmd(),
 		newPlanCmd(),
 	)
 	return root

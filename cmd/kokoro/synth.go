@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+func newSynthCmd() *cobra.Command {
+	var (
+		ec      engineConfig
+		text    string
+		file    string
+		voice   string
+		speed   float64
+		lang    string
+		out     string
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "synth (--text TEXT | --file FILE) [-o out.wav]",
+		Short: "Speak text into a WAV file with the real model",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (text == "") == (file == "") {
+				return fmt.Errorf("%w: give exactly one of --text or --file", errUsage)
+			}
+			if file != "" {
+				var b []byte
+				var err error
+				if file == "-" {
+					b, err = io.ReadAll(cmd.InOrStdin())
+				} else {
+					b, err = os.ReadFile(file)
+				}
+				if err != nil {
+					return err
+				}
+				text = string(b)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			eng, closeAll, err := loadEngine(ctx, ec, nil)
+			if err != nil {
+				return err
+			}
+			defer closeAll()
+			return synthesize(ctx, eng, tts.Request{Text: text, Voice: voice, Speed: speed, Lang: lang}, out, verbose, cmd.ErrOrStderr())
+		},
+	}
+	addEngineFlags(cmd, &ec)
+	f := cmd.Flags()
+	f.StringVar(&text, "text", "", "text to speak")
+	f.StringVar(&file, "file", "", "file with the text to speak (- for stdin)")
+	f.StringVar(&voice, "voice", "af_heart", "voice name or blend, e.g. af_bella(2)+af_sky(1)")
+	f.Float64Var(&speed, "speed", 1, "speaking rate, 0.5–2.0")
+	f.StringVar(&lang, "lang", "", "en-us or en-gb (default: from the voice)")
+	f.StringVarP(&out, "output", "o", "out.wav", "output WAV file (- for stdout)")
+	f.BoolVarP(&verbose, "verbose", "v", false, "print each chunk's phonemes and timing")
+	return cmd
+}
+
+func synthesize(ctx context.Context, eng *tts.Engine, req tts.Request, out string, verbose bool, log io.Writer) error {
+	var pcm []float32
+	st, err := eng.Stream(ctx, req, func(c tts.Chunk) error {
+		if verbose {
+			fmt.Fprintf(log, "chunk %d: %.2fs audio in %.0f ms: %s\n  %s\n", c.Index, c.Duration().Seconds(),
+				float64(c.ModelTime.Microseconds())/1000, strings.TrimSpace(c.Text), c.Phonemes)
+		}
+		pcm = append(pcm, c.PCM...)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	wav := audio.EncodeWAV(audio.Mono24k, pcm)
+	if out == "-" {
+		_, err = os.Stdout.Write(wav)
+	} else {
+		err = os.WriteFile(out, wav, 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	rtf := st.ModelTime.Seconds() / st.AudioDuration.Seconds()
+	fmt.Fprintf(log, "wrote %s: %.2f s of audio, %d chunks, model %.2f s (RTF %.3f, %.1fx real time), first chunk %.0f ms\n",
+		out, st.AudioDuration.Seconds(), st.Chunks, st.ModelTime.Seconds(), rtf, 1/rtf, float64(st.TTFA.Microseconds())/1000)
+	return nil
+}

@@ -1,0 +1,263 @@
+package tts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// splitPhonemizer makes one chunk per "|"-separated part; each chunk's single id is the part's
+// first byte, so the fake model can tell chunks apart.
+type splitPhonemizer struct{}
+
+func (splitPhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chunk, error) {
+	var out []phonemize.Chunk
+	for _, p := range strings.Split(text, "|") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, phonemize.Chunk{Text: p, Phonemes: p, IDs: []int64{int64(p[0]), int64(len(p))}})
+		}
+	}
+	return out, nil
+}
+
+type fakeVoices struct{}
+
+func (fakeVoices) Style(spec string, n int) ([]float32, error) {
+	if spec != "af_heart" && spec != "bf_emma" {
+		return nil, fmt.Errorf("voice %q not found; have: af_heart, bf_emma", spec)
+	}
+	return make([]float32, 256), nil
+}
+func (fakeVoices) Names() []string { return []string{"af_heart", "bf_emma"} }
+
+// gatedSynth runs a chunk only when the test releases it, and records the order chunks ran in.
+// Every chunk yields one second of audio.
+type gatedSynth struct {
+	slots   int
+	started chan string
+	release chan struct{}
+	mu      sync.Mutex
+	ran     []string
+}
+
+func newGatedSynth(slots int) *gatedSynth {
+	return &gatedSynth{slots: slots, started: make(chan string, 64), release: make(chan struct{})}
+}
+
+func (g *gatedSynth) Slots() int { return g.slots }
+func (g *gatedSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, _ float32) ([]float32, error) {
+	label := fmt.Sprintf("%c%d", rune(ids[0]), ids[1])
+	g.mu.Lock()
+	g.ran = append(g.ran, label)
+	g.mu.Unlock()
+	g.started <- label
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return make([]float32, SampleRate), nil
+}
+
+func (g *gatedSynth) order() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.ran...)
+}
+
+func drain(ctx context.Context, e *Engine, text string) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Stream(ctx, Request{Text: text}, func(Chunk) error { return nil })
+		done <- err
+	}()
+	return done
+}
+
+// A new request's first chunk must not wait behind the tails of requests whose audio is
+// already buffered ahead of playback.
+func TestNewRequestFirstChunkJumpsLongTails(t *testing.T) {
+	syn := newGatedSynth(1)
+	e := New(Config{}, splitPhonemizer{}, syn, fakeVoices{})
+	defer e.Close()
+	ctx := context.Background()
+
+	a := drain(ctx, e, "a | aa | aaa")
+	if got := <-syn.started; got != "a1" {
+		t.Fatalf("first run %s", got)
+	}
+	c := drain(ctx, e, "c | cc | ccc")
+	waitDepth(t, e, 1) // c1 queued behind a1
+	syn.release <- struct{}{}
+	if got := <-syn.started; got != "c1" {
+		t.Fatalf("second run %s, want c1", got)
+	}
+	waitDepth(t, e, 1) // a2 queued, due when a1's second of audio has played
+	b := drain(ctx, e, "b")
+	waitDepth(t, e, 2)
+	syn.release <- struct{}{} // c1 done → c2 queued; slot picks by deadline
+	if got := <-syn.started; got != "b1" {
+		t.Fatalf("after c1 the slot ran %s; want b1 (due in 300 ms) before tails due in ~1 s", got)
+	}
+	for i := 0; i < 4; i++ {
+		syn.release <- struct{}{}
+		<-syn.started
+	}
+	syn.release <- struct{}{}
+	for _, ch := range []<-chan error{a, b, c} {
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(syn.order(), " "); !strings.HasPrefix(got, "a1 c1 b1") {
+		t.Fatalf("run order %s", got)
+	}
+}
+
+func waitDepth(t *testing.T, e *Engine, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.QueueDepth() != n {
+		if time.Now().After(deadline) {
+			t.Fatalf("queue depth %d, want %d", e.QueueDepth(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestCancelWithdrawsQueuedChunks(t *testing.T) {
+	syn := newGatedSynth(1)
+	e := New(Config{}, splitPhonemizer{}, syn, fakeVoices{})
+	defer e.Close()
+	first := drain(context.Background(), e, "x")
+	<-syn.started
+	ctx, cancel := context.WithCancel(context.Background())
+	second := drain(ctx, e, "y | yy")
+	waitDepth(t, e, 1)
+	cancel()
+	if err := <-second; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled stream: %v", err)
+	}
+	if d := e.QueueDepth(); d != 0 {
+		t.Fatalf("queue depth %d after cancel, want 0", d)
+	}
+	syn.release <- struct{}{}
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range syn.order() {
+		if l[0] == 'y' {
+			t.Fatalf("cancelled request ran %s", l)
+		}
+	}
+}
+
+// instantSynth returns 100 ms of a constant per chunk.
+type instantSynth struct{ calls int }
+
+func (s *instantSynth) Slots() int { return 2 }
+func (s *instantSynth) Synthesize(_ context.Context, _ int, ids []int64, _ []float32, speed float32) ([]float32, error) {
+	pcm := make([]float32, int(float32(SampleRate/10)/speed))
+	for i := range pcm {
+		pcm[i] = float32(ids[1]) / 100
+	}
+	return pcm, nil
+}
+
+func TestStreamDeliversChunksInOrder(t *testing.T) {
+	e := New(Config{}, splitPhonemizer{}, &instantSynth{}, fakeVoices{})
+	defer e.Close()
+	var got []Chunk
+	st, err := e.Stream(context.Background(), Request{Text: "a|bb|ccc|dddd", Speed: 2}, func(c Chunk) error {
+		got = append(got, c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 4 || st.Chunks != 4 {
+		t.Fatalf("%d chunks emitted, stats say %d", len(got), st.Chunks)
+	}
+	for i, c := range got {
+		if c.Index != i || c.PCM[0] != float32(i+1)/100 || c.Final != (i == 3) {
+			t.Errorf("chunk %d: index %d first sample %v final %v", i, c.Index, c.PCM[0], c.Final)
+		}
+	}
+	if want := 4 * 50 * time.Millisecond; st.AudioDuration != want {
+		t.Errorf("audio %v at speed 2, want %v", st.AudioDuration, want)
+	}
+}
+
+func TestEmitErrorStopsTheStream(t *testing.T) {
+	e := New(Config{}, splitPhonemizer{}, &instantSynth{}, fakeVoices{})
+	defer e.Close()
+	boom := errors.New("client gone")
+	n := 0
+	_, err := e.Stream(context.Background(), Request{Text: "a|b|c|d"}, func(Chunk) error {
+		n++
+		if n == 2 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || n != 2 {
+		t.Fatalf("err %v after %d chunks", err, n)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	e := New(Config{MaxTextChars: 10}, splitPhonemizer{}, &instantSynth{}, fakeVoices{})
+	defer e.Close()
+	for _, c := range []struct {
+		req  Request
+		want error
+		msg  string
+	}{
+		{Request{Text: "  \n"}, ErrEmptyText, "empty"},
+		{Request{Text: "12345678901"}, ErrTextTooLong, "11 characters, the limit is 10"},
+		{Request{Text: "hi", Speed: 2.5}, ErrBadSpeed, "2.5"},
+		{Request{Text: "hi", Speed: 0.2}, ErrBadSpeed, "0.2"},
+		{Request{Text: "hi", Voice: "zz_nobody"}, ErrUnknownVoice, "have: af_heart, bf_emma"},
+		{Request{Text: "hi", Voice: "bf_emma", Speed: 0.5}, nil, ""},
+	} {
+		err := e.Validate(c.req)
+		if !errors.Is(err, c.want) || (err != nil && !strings.Contains(err.Error(), c.msg)) {
+			t.Errorf("%+v: err = %v, want %v containing %q", c.req, err, c.want, c.msg)
+		}
+	}
+	if _, err := e.Stream(context.Background(), Request{Text: ""}, func(Chunk) error { return nil }); !errors.Is(err, ErrEmptyText) {
+		t.Errorf("Stream with empty text: %v", err)
+	}
+}
+
+func TestCloseFailsQueuedWork(t *testing.T) {
+	syn := newGatedSynth(1)
+	e := New(Config{}, splitPhonemizer{}, syn, fakeVoices{})
+	running := drain(context.Background(), e, "r")
+	<-syn.started
+	queued := drain(context.Background(), e, "q")
+	waitDepth(t, e, 1)
+	closed := make(chan struct{})
+	go func() { e.Close(); close(closed) }()
+	if err := <-queued; !errors.Is(err, ErrClosed) {
+		t.Fatalf("queued request: %v, want ErrClosed", err)
+	}
+	syn.release <- struct{}{} // Close waits for the running chunk
+	<-closed
+	if err := <-running; err != nil {
+		t.Fatalf("running request: %v", err)
+	}
+	if _, err := e.Stream(context.Background(), Request{Text: "late"}, func(Chunk) error { return nil }); !errors.Is(err, ErrClosed) {
+		t.Fatalf("after close: %v", err)
+	}
+}

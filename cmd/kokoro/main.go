@@ -30,6 +30,7 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(
 		newVersionCmd(),
 		newPhonemizeCmd(),
+		newBenchCmd(),
 		newSynthCmd(),
 		newVoicesCmd(),
 		newPlanCmd(),

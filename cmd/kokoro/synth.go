@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -48,6 +49,14 @@ func newSynthCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
+			// Check the voice before paying for the model load.
+			vs, err := model.LoadVoices(ec.Assets.Voices)
+			if err != nil {
+				return err
+			}
+			if _, err := vs.Resolve(voice); err != nil {
+				return err
+			}
 			eng, closeAll, err := loadEngine(ctx, ec, nil)
 			if err != nil {
 				return err

@@ -13,6 +13,12 @@
 //   - Summarize picks Q_max, its bracket and S_mean/S_p95 from the rungs of every run.
 //   - Schedule is a pure function of the configuration: the dry run prints it and estimates
 //     the wall clock without touching the network.
+//   - Hooks add control-plane steps without changing the ladder: Freeze/thaw around it (the
+//     thaw runs even after Ctrl-C), capacity reads around every rung, and AfterRung to attach
+//     the server side's view of concurrency.
+//   - QmaxJob ties it together for `kokoro bench qmax`: raw JSONL as results arrive, then the
+//     artifact (marked partial after an interrupt), the PNG plot and the per-rung table;
+//     Recompute rebuilds the rungs of an artifact from its raw results.
 //
 // bench knows only the wire protocols in package api, never the server's internals.
 package bench

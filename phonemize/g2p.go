@@ -77,7 +77,7 @@ func (g *g2p) convert(text string) (string, []*token) {
 			tk = mergeTokens(w.group, true, g.unk)
 		}
 		if tk.hasPS {
-			tk.ps = strings.NewReplacer("ɾ", "T", "ʔ", "t").Replace(tk.ps)
+			tk.ps = keepVocab(strings.NewReplacer("ɾ", "T", "ʔ", "t").Replace(tk.ps))
 			b.WriteString(tk.ps)
 		} else {
 			b.WriteString(g.unk)
@@ -88,8 +88,12 @@ func (g *g2p) convert(text string) (string, []*token) {
 	return b.String(), out
 }
 
+// maxSpan bounds how many sub-tokens one lexicon lookup may join, which keeps a long run of
+// written-together pieces ("a-a-a-…") linear instead of cubic. Real words span far fewer.
+const maxSpan = 24
+
 func (g *g2p) resolveGroup(w []*token, ctx *wordCtx) {
-	left, right := 0, len(w)
+	left, right := max(0, len(w)-maxSpan), len(w)
 	fallback := false
 	for left < right {
 		var span *token
@@ -113,7 +117,7 @@ func (g *g2p) resolveGroup(w []*token, ctx *wordCtx) {
 				x.setPS("")
 			}
 			*ctx = nextCtx(*ctx, &token{text: span.text, tag: span.tag, ps: ps, hasPS: true})
-			right, left = left, 0
+			right, left = left, max(0, left-maxSpan)
 		case left+1 < right:
 			left++
 		default:
@@ -126,7 +130,7 @@ func (g *g2p) resolveGroup(w []*token, ctx *wordCtx) {
 					fallback = true
 				}
 			}
-			left = 0
+			left = max(0, right-maxSpan)
 		}
 		if fallback {
 			break
@@ -370,6 +374,9 @@ func (g *g2p) lexWord(tk *token, ctx wordCtx) (string, int) {
 		}
 	}
 	lx := g.lx
+	if !hasAlnum(w) && !lx.has(w) && addSymbols[w] == "" && symbolWords[w] == "" {
+		return "", 0 // no lexicon path reads a run of punctuation; skip the search
+	}
 	if ps, r := lx.getWord(w, tk.tag, s, ctx); r != 0 {
 		return applyStress(lx.appendCurrency(ps, tk.currency), tk.stress), r
 	}
@@ -390,6 +397,31 @@ func (lx *lexicon) appendCurrency(ps, cur string) string {
 	}
 	if s, _ := lx.stemS(c[0]+"s", "", noStress, nil); s != "" {
 		return ps + " " + s
+	}
+	return ps
+}
+
+func hasAlnum(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepVocab drops any symbol the model has no id for (a stray one in an inline override or
+// in espeak-ng output), so that every emitted symbol maps to an id.
+func keepVocab(ps string) string {
+	for _, r := range ps {
+		if _, ok := vocab[r]; !ok {
+			return strings.Map(func(r rune) rune {
+				if _, ok := vocab[r]; ok {
+					return r
+				}
+				return -1
+			}, ps)
+		}
 	}
 	return ps
 }

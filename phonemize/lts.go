@@ -117,6 +117,9 @@ func (l *letterToSound) word(w string) string {
 
 // compound reads a word as two lexicon words when it splits cleanly into them.
 func (l *letterToSound) compound(w string) string {
+	if len(w) > 40 {
+		return "" // no real compound is this long; keep the search cheap
+	}
 	for i := len(w) - 3; i >= 3; i-- {
 		a, _ := l.lx.lookup(w[:i], "", noStress, nil)
 		if a == "" {

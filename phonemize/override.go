@@ -66,6 +66,7 @@ func applyOverrides(ts []*token, ovs []override) {
 			switch {
 			case o.hasPS:
 				t.isHead = i == 0
+				t.override = true
 				if i == 0 {
 					t.setPS(o.ps)
 				} else {

@@ -15,6 +15,7 @@ type token struct {
 	numFlags string
 	prespace bool // when merged, this part is separated from the previous by a space
 	start    int  // byte offset of text in the preprocessed input
+	override bool // phonemes given inline by the caller
 }
 
 func (t *token) setPS(ps string) { t.ps, t.hasPS = ps, true }
@@ -46,6 +47,7 @@ func mergeTokens(ts []*token, withPS bool, unk string) *token {
 			m.currency = t.currency
 		}
 		m.numFlags += t.numFlags
+		m.override = m.override || t.override
 	}
 	m.text = string(text)
 	stresses := map[stress]bool{}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The tokenizer follows the English tokenizer the reference tags with, so that punctuation,
@@ -82,28 +83,38 @@ func splitWS(text string) []field {
 	return out
 }
 
+// special looks a string up among the special cases; none is longer than a few bytes, so
+// long strings skip the hashing.
+func special(s string) ([]string, bool) {
+	if len(s) > 24 {
+		return nil, false
+	}
+	exc, ok := tokenExceptions[s]
+	return exc, ok
+}
+
 func splitToken(s string) []string {
 	var pre, suf []string
-	var special []string
+	var spec []string
 	for s != "" {
-		if exc, ok := tokenExceptions[s]; ok {
-			special = exc
+		if exc, ok := special(s); ok {
+			spec = exc
 			s = ""
 			break
 		}
 		p := prefixLen(s)
 		if p > 0 && p < len(s) {
-			if exc, ok := tokenExceptions[s[p:]]; ok {
+			if exc, ok := special(s[p:]); ok {
 				pre = append(pre, s[:p])
-				special, s = exc, ""
+				spec, s = exc, ""
 				break
 			}
 		}
 		q := suffixLen(s[p:])
 		if q > 0 && q < len(s) {
-			if exc, ok := tokenExceptions[s[:len(s)-q]]; ok {
+			if exc, ok := special(s[:len(s)-q]); ok {
 				suf = append([]string{s[len(s)-q:]}, suf...)
-				special, s = exc, ""
+				spec, s = exc, ""
 				break
 			}
 		}
@@ -125,8 +136,8 @@ func splitToken(s string) []string {
 	}
 	out := pre
 	switch {
-	case special != nil:
-		out = append(out, special...)
+	case spec != nil:
+		out = append(out, spec...)
 	case s == "":
 	case urlRe.MatchString(s):
 		out = append(out, s)
@@ -159,7 +170,7 @@ func prefixLen(s string) int {
 // suffixLen is the byte length of the punctuation or unit to peel off the end of s: the
 // longest suffix rule that matches.
 func suffixLen(s string) int {
-	rs := []rune(s)
+	rs := lastRunes(s, 8)
 	n := len(rs)
 	if n == 0 {
 		return 0
@@ -178,7 +189,11 @@ func suffixLen(s string) int {
 		consider(2)
 	}
 	if strings.HasSuffix(s, "..") {
-		consider(len(s) - len(strings.TrimRight(s, ".")))
+		if k := len(s) - len(strings.TrimRight(s, ".")); k <= n {
+			consider(k)
+		} else {
+			return k // a run of periods longer than the window: all ASCII bytes
+		}
 	}
 	for _, x := range []string{"'s", "'S", "’s", "’S"} {
 		if strings.HasSuffix(s, x) {
@@ -206,6 +221,20 @@ func suffixLen(s string) int {
 		return 0
 	}
 	return len(string(rs[n-best:]))
+}
+
+// lastRunes returns up to k runes from the end of s without decoding all of it.
+func lastRunes(s string, k int) []rune {
+	out := make([]rune, 0, k)
+	for len(s) > 0 && len(out) < k {
+		r, size := utf8.DecodeLastRuneInString(s)
+		out = append(out, r)
+		s = s[:len(s)-size]
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
 }
 
 // splitInfix splits ellipses anywhere, operators between digits, a period between a lower-case

@@ -1,0 +1,115 @@
+package phonemize
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kokoro-sm/kokoro/internal/assets"
+)
+
+var (
+	offOnce sync.Once
+	offP    *Phonemizer
+	offErr  error
+)
+
+// offlinePhonemizer uses only the built-in fallback, so fuzzing is fast and deterministic.
+func offlinePhonemizer(t testing.TB) *Phonemizer {
+	t.Helper()
+	p := assets.ForTest(t)
+	offOnce.Do(func() { offP, offErr = New(Config{LexiconDir: p.Lexicon, Espeak: "off"}) })
+	if offErr != nil {
+		t.Fatal(offErr)
+	}
+	return offP
+}
+
+var fuzzSeeds = []string{
+	"Hello, world.", "Dr. Smith paid $5.50 for 3 apples in 1984.", "[Kokoro](/kˈOkəɹO/) is fast.",
+	"3:30pm — 5-10% of 1,000,000!", "e-mail me@x.io or see https://a.b/c?d=e", "I read; you read.",
+	"ÀÉÎõü çà et là", "東京 and Zürich", "'''\"\"\"...", "[x](-2) [y](#&#) [z](/)", "-5 -.5 .5 5.",
+	"A.B.C. U.S.A. vs. e.g.", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "\u0000\uFFFD\u200B",
+	"$$$ £1.999 €0.01 $0.00", "1st 2nd 3rd 4th 11th 21st 101st", "O'Neil's rock'n'roll McDonald's iPhone",
+}
+
+// FuzzPhonemize checks, for arbitrary text, that phonemizing never panics, emits only
+// vocabulary symbols, and gives every word with a Latin letter or a digit some phonemes.
+func FuzzPhonemize(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		p := offlinePhonemizer(t)
+		ps, err := p.Phonemize(text, "en-us")
+		if strings.TrimSpace(text) == "" {
+			if err == nil {
+				t.Fatalf("no error for blank text %q", text)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("Phonemize(%q): %v", text, err)
+		}
+		for _, r := range ps {
+			if _, ok := vocab[r]; !ok {
+				t.Fatalf("Phonemize(%q) = %q has %q outside the vocabulary", text, ps, r)
+			}
+		}
+		_, toks := p.gb.convert(text)
+		for _, tk := range toks {
+			if speakable(tk.text) && !tk.override && strings.TrimSpace(tk.ps) == "" {
+				t.Fatalf("word %q of %q lost (phonemes %q)", tk.text, text, ps)
+			}
+		}
+	})
+}
+
+// FuzzChunks checks that chunking never panics and keeps every chunk within its id budget
+// with ids that are all in the vocabulary.
+func FuzzChunks(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, 10, 60)
+	}
+	f.Fuzz(func(t *testing.T, text string, first, maxIDs int) {
+		if !utf8.ValidString(text) || strings.TrimSpace(text) == "" {
+			return
+		}
+		p := offlinePhonemizer(t)
+		opt := Options{FirstChunkMaxIDs: first % 600, MaxIDs: maxIDs % 600}
+		chunks, err := p.Chunks(text, opt)
+		if err != nil {
+			return // text with nothing speakable
+		}
+		limit := MaxIDs
+		if opt.MaxIDs > 0 {
+			limit = opt.MaxIDs
+		}
+		for i, c := range chunks {
+			if len(c.IDs) < 1 || len(c.IDs) > limit {
+				t.Fatalf("chunk %d of %q has %d ids (limit %d)", i, text, len(c.IDs), limit)
+			}
+			for _, id := range c.IDs {
+				if id <= 0 || id >= NumTokens {
+					t.Fatalf("chunk %d of %q has id %d", i, text, id)
+				}
+			}
+		}
+	})
+}
+
+// speakable reports whether a token has something the built-in fallback can always read:
+// a Latin letter (accents folded) or a digit.
+func speakable(s string) bool {
+	for _, r := range foldAccents(s) {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return true
+		}
+	}
+	return false
+}

@@ -42,7 +42,8 @@ type qmaxFlags struct {
 	seed                       uint64
 	voice                      string
 	speed                      float64
-	dryRun, self               bool
+	dryRun, self, timestamp    bool
+	requestTimeout             time.Duration
 	modelName, serverBuild     string
 	modelID                    string
 	maxQueueDepth              int
@@ -78,6 +79,8 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.StringVar(&f.voice, "voice", "", "voice to request (default: the server's)")
 	fl.Float64Var(&f.speed, "speed", 0, "speed to request, 0.5–2.0 (default: the server's)")
 	fl.StringVar(&f.out, "out", ".", "directory for the artifact, raw results and plot")
+	fl.BoolVar(&f.timestamp, "send-timestamp", false, "http: send request_timestamp so the server's staleness check (408) applies")
+	fl.DurationVar(&f.requestTimeout, "request-timeout", 65*time.Second, "longest a single request may take before it counts as a transport error")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the schedule and the wall-clock estimate; touch no network")
 	fl.BoolVar(&f.self, "self", false, "start the server in-process on a loopback port and measure it")
 	fl.IntVar(&f.maxQueueDepth, "max-queue-depth", envInt("MAX_QUEUE_DEPTH", 0), "with --self: admission bound of the server; 0 = unbounded (env MAX_QUEUE_DEPTH)")
@@ -92,6 +95,7 @@ func (f qmaxFlags) config() (bench.Config, error) {
 	c := bench.Config{
 		Ladder: f.ladder, Hold: f.hold, MeasureWindow: f.window, Settle: f.settle, Runs: f.runs,
 		SLO: time.Duration(f.sloMs * float64(time.Millisecond)), Seed: f.seed, Voice: f.voice, Speed: f.speed,
+		RequestTimeout: f.requestTimeout,
 	}
 	if f.texts != "" {
 		fh, err := os.Open(f.texts)
@@ -168,6 +172,9 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 			return err
 		}
 		defer h.CloseIdle()
+		if f.timestamp {
+			h.Timestamp = func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
+		}
 		tr = h
 	case artifact.TransportWS:
 		if tr, err = bench.NewWSTransport(baseURL); err != nil {

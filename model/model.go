@@ -139,13 +139,13 @@ func newSession(cfg Config, io IO, p Provider, log *slog.Logger) (*ort.DynamicAd
 		case p == ProviderCUDA:
 			return nil, p, fmt.Errorf("cuda requested but unavailable: %w", err)
 		default:
-			log.Info("cuda unavailable, running on cpu", "reason", err.Error())
+			log.Warn("cuda unavailable, running on cpu", "reason", err.Error())
 		}
 	}
 	s, err := ort.NewDynamicAdvancedSession(cfg.Path, io.inputNames(), []string{io.Audio}, opts)
 	if err != nil {
 		if used == ProviderCUDA && p == ProviderAuto {
-			log.Info("cuda session failed, running on cpu", "reason", err.Error())
+			log.Warn("cuda session failed, running on cpu", "reason", err.Error())
 			cpu := cfg
 			cpu.Provider = ProviderCPU
 			return newSession(cpu, io, ProviderCPU, log)

@@ -9,6 +9,8 @@
 #   KOKORO_ASSETS         destination (default: <repo>/assets)
 #   KOKORO_CACHE          download cache (default: ~/.cache/kokoro)
 #   KOKORO_SKIP_ESPEAK=1  do not install espeak-ng
+#   KOKORO_ORT_GPU=1      also install ONNX Runtime 1.24.1 with the CUDA execution provider into
+#                         assets/lib-gpu (from the Maven artifact onnxruntime_gpu; needs mvn)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +68,29 @@ fi
 verify "$assets/lib/libonnxruntime.so.1" "$ORT_SO_SHA"
 ln -sf libonnxruntime.so.1 "$assets/lib/libonnxruntime.so"
 log "onnxruntime 1.30.0 ok"
+
+# --- ONNX Runtime with CUDA (optional) -------------------------------------------------------
+# The GPU build ships in the Maven artifact com.microsoft.onnxruntime:onnxruntime_gpu, whose jar
+# carries libonnxruntime.so and the CUDA provider libraries for linux-x64 (CUDA 12, cuDNN 9).
+if [ "${KOKORO_ORT_GPU:-0}" = 1 ]; then
+  GPU_JAR_SHA=edc108e5e73dedaf44a35fa97e7517c487f0fd5658856ae9c83d0099070b514e
+  jar="$cache/onnxruntime_gpu-1.24.1.jar"
+  if ! sha_ok "$jar" "$GPU_JAR_SHA"; then
+    command -v mvn >/dev/null || die "mvn is needed to fetch onnxruntime_gpu (apt-get install maven)"
+    log "fetching Maven artifact com.microsoft.onnxruntime:onnxruntime_gpu:1.24.1"
+    mvn -q dependency:copy -Dartifact=com.microsoft.onnxruntime:onnxruntime_gpu:1.24.1 -DoutputDirectory="$cache" >/dev/null
+  fi
+  verify "$jar" "$GPU_JAR_SHA"
+  mkdir -p "$assets/lib-gpu"
+  tmp=$(mktemp -d)
+  python3 -m zipfile -e "$jar" "$tmp" >/dev/null
+  for f in libonnxruntime.so libonnxruntime_providers_shared.so libonnxruntime_providers_cuda.so; do
+    mv "$tmp/ai/onnxruntime/native/linux-x64/$f" "$assets/lib-gpu/$f"
+  done
+  rm -rf "$tmp"
+  ln -sf libonnxruntime.so "$assets/lib-gpu/libonnxruntime.so.1"
+  log "onnxruntime-gpu 1.24.1 ok (set KOKORO_ORT_LIB=$assets/lib-gpu/libonnxruntime.so)"
+fi
 
 # --- Voice packs from kokoro-js ---------------------------------------------------------------
 AF_HEART_SHA=d583ccff3cdca2f7fae535cb998ac07e9fcb90f09737b9a41fa2734ec44a8f0b

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -56,6 +57,9 @@ func newSynthCmd() *cobra.Command {
 			}
 			if _, err := vs.Resolve(voice); err != nil {
 				return err
+			}
+			if ec.Logger == nil {
+				ec.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			}
 			eng, closeAll, err := loadEngine(ctx, ec, nil)
 			if err != nil {

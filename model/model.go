@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -131,6 +132,10 @@ func newSession(cfg Config, io IO, p Provider, log *slog.Logger) (*ort.DynamicAd
 		}
 	}
 	used := ProviderCPU
+	if p == ProviderAuto && !cudaProviderShipped(cfg.ORTLib) {
+		// A CPU-only build of ONNX Runtime: nothing to try, and nothing to warn about.
+		p = ProviderCPU
+	}
 	if p == ProviderAuto || p == ProviderCUDA {
 		err := appendCUDA(opts, cfg.DeviceID)
 		switch {
@@ -153,6 +158,13 @@ func newSession(cfg Config, io IO, p Provider, log *slog.Logger) (*ort.DynamicAd
 		return nil, p, fmt.Errorf("create session for %s: %w", cfg.Path, err)
 	}
 	return s, used, nil
+}
+
+// cudaProviderShipped reports whether the CUDA execution provider library sits beside the
+// ONNX Runtime library, as it does in the GPU builds.
+func cudaProviderShipped(ortLib string) bool {
+	_, err := os.Stat(filepath.Join(filepath.Dir(ortLib), "libonnxruntime_providers_cuda.so"))
+	return err == nil
 }
 
 func appendCUDA(opts *ort.SessionOptions, device int) error {

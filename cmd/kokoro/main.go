@@ -34,6 +34,7 @@ func newRootCmd() *cobra.Command {
 		newSynthCmd(),
 		newVoicesCmd(),
 		newPlanCmd(),
+		newServeCmd(),
 	)
 	return root
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kokoro-sm/kokoro/server"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// serveConfig is the server side of `kokoro serve`; the engine's own settings (slots, threads,
+// provider, text limit, assets) are in engineConfig.
+type serveConfig struct {
+	Host          string
+	Port          int
+	MaxQueueDepth int
+	MaxRequestAge float64 // seconds
+	DrainTimeout  time.Duration
+	LogLevel      string
+}
+
+func newServeCmd() *cobra.Command {
+	var (
+		ec engineConfig
+		sc serveConfig
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the model: the SageMaker container contract on 0.0.0.0:8080",
+		Long: "Serve the model over HTTP and WebSocket: /ping, /invocations (streamed audio), " +
+			"/invocations-bidirectional-stream, /v1/audio/speech, /v1/audio/voices and /metrics. " +
+			"The port accepts at once; /ping answers 200 once the model is loaded and warmed. " +
+			"SIGTERM stops accepting, drains in-flight work and exits.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// elapsed_s of the stage markers counts from the container's start when the
+			// entrypoint exports it, else from here, a few milliseconds after exec.
+			start, err := containerStart(os.Getenv("CONTAINER_START_EPOCH"), time.Now())
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
+			defer stop()
+			return runServe(ctx, ec, sc, start)
+		},
+	}
+	addEngineFlags(cmd, &ec)
+	f := cmd.Flags()
+	f.StringVar(&sc.Host, "host", envString("HOST", "0.0.0.0"), "address to listen on (env HOST)")
+	f.IntVar(&sc.Port, "port", envInt("PORT", 8080), "port to listen on (env PORT)")
+	f.IntVar(&sc.MaxQueueDepth, "max-queue-depth", envInt("MAX_QUEUE_DEPTH", 0),
+		"requests in the system (queued + executing) before new ones get 503 queue_saturated; 0 = unbounded (env MAX_QUEUE_DEPTH)")
+	f.Float64Var(&sc.MaxRequestAge, "max-request-age", envFloat("MAX_REQUEST_AGE_S", 56),
+		"seconds after which a request_timestamp is stale (408); 0 = never (env MAX_REQUEST_AGE_S)")
+	f.DurationVar(&sc.DrainTimeout, "drain-timeout", 25*time.Second, "time in-flight work gets after SIGTERM; SageMaker allows 30 s")
+	f.StringVar(&sc.LogLevel, "log-level", envString("LOG_LEVEL", "info"), "debug, info, warn or error (env LOG_LEVEL)")
+	return cmd
+}
+
+// runServe listens, then loads the engine behind the running server, and serves until ctx ends.
+func runServe(ctx context.Context, ec engineConfig, sc serveConfig, start time.Time) error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(sc.LogLevel)); err != nil {
+		return fmt.Errorf("%w: --log-level %q: %v", errUsage, sc.LogLevel, err)
+	}
+	if sc.MaxRequestAge < 0 || math.IsNaN(sc.MaxRequestAge) {
+		return fmt.Errorf("%w: --max-request-age must be at least 0, got %v", errUsage, sc.MaxRequestAge)
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	ec.Logger = log
+	srv, err := server.New(server.Config{
+		Load:          engineLoader(ec),
+		MaxQueueDepth: sc.MaxQueueDepth,
+		MaxTextChars:  ec.MaxTextChars,
+		MaxRequestAge: time.Duration(sc.MaxRequestAge * float64(time.Second)),
+		DrainTimeout:  sc.DrainTimeout,
+		Logger:        log,
+		Stages:        os.Stdout,
+		Start:         start,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(sc.Host, strconv.Itoa(sc.Port)))
+	if err != nil {
+		return err
+	}
+	return srv.Serve(ctx, ln)
+}
+
+// engineLoader adapts loadEngine to the server, which hands in its metrics as the observer.
+func engineLoader(ec engineConfig) server.Loader {
+	return func(ctx context.Context, obs tts.Observer, stage func(string)) (server.Engine, func() error, error) {
+		c := ec
+		c.Observer = obs
+		eng, closeAll, err := loadEngine(ctx, c, stage)
+		if err != nil {
+			return nil, nil, err
+		}
+		return eng, closeAll, nil
+	}
+}
+
+// containerStart parses CONTAINER_START_EPOCH (unix seconds, fractions allowed); empty means
+// the process start, given as def.
+func containerStart(v string, def time.Time) (time.Time, error) {
+	if v == "" {
+		return def, nil
+	}
+	sec, err := strconv.ParseFloat(v, 64)
+	if err != nil || sec <= 0 || math.IsInf(sec, 0) {
+		return time.Time{}, fmt.Errorf("%w: CONTAINER_START_EPOCH=%q is not unix seconds", errUsage, v)
+	}
+	whole, frac := math.Modf(sec)
+	return time.Unix(int64(whole), int64(frac*1e9)), nil
+}

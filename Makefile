@@ -31,6 +31,7 @@ vet:
 # The full suite: assets are required, so no real-model test can skip.
 test: setup vet
 	KOKORO_REQUIRE_ASSETS=1 $(GO) test -race -count=1 -timeout 40m ./...
+	bash scripts/curl_test.sh
 
 # Unit tests only; tests that need assets skip with a message naming `make setup`.
 test-short:

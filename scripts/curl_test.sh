@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# curl_test.sh — `kokoro serve` on the real model, driven by curl as a user would drive it:
+# the SageMaker contract (/ping, streamed and complete /invocations, stage markers), the
+# OpenAI route, bad input, /metrics and a SIGTERM drain. Needs the assets of `make setup`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+pid=
+cleanup() {
+	if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "curl_test: FAIL: $*" >&2
+	[[ -f "$work/stderr" ]] && tail -20 "$work/stderr" >&2
+	exit 1
+}
+pass() { echo "curl_test: ok: $*"; }
+
+hex() { od -An -tx1 -j "$2" -N "$3" "$1" | tr -d ' \n'; } # file offset length
+
+go build -o "$work/kokoro" ./cmd/kokoro
+
+port=
+for _ in $(seq 50); do
+	p=$((20000 + RANDOM % 20000))
+	if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then port=$p; break; fi
+done
+[[ -n "$port" ]] || fail "no free port"
+url="http://127.0.0.1:$port"
+
+CONTAINER_START_EPOCH=$(date +%s.%N) PORT=$port MAX_QUEUE_DEPTH=8 MAX_TEXT_CHARS=400 \
+	"$work/kokoro" serve --threads 2 >"$work/stdout" 2>"$work/stderr" &
+pid=$!
+
+# The port must accept at once, before the model is loaded.
+code=000
+for _ in $(seq 40); do
+	code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url/ping" || true)
+	[[ "$code" != 000 ]] && break
+	sleep 0.05
+done
+[[ "$code" == 503 || "$code" == 200 ]] || fail "/ping while loading answered $code"
+pass "listening at once; /ping $code while loading"
+
+for _ in $(seq 360); do
+	code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url/ping" || true)
+	[[ "$code" == 200 ]] && break
+	kill -0 "$pid" 2>/dev/null || fail "server exited while loading"
+	sleep 0.5
+done
+[[ "$code" == 200 ]] || fail "/ping never answered 200"
+pass "/ping 200 once warmed"
+
+stages=$(grep -E '^=== STAGE [a-z_]+ t=[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z elapsed_s=[0-9]+\.[0-9]{3} ===$' "$work/stdout" | awk '{print $3}' | paste -sd, -)
+[[ "$stages" == "framework_init,weights_ready,warmup_done,ready" ]] || fail "stage markers: '$stages' in: $(cat "$work/stdout")"
+pass "stage markers $stages"
+
+# Streamed WAV: a 44-byte header with 0xFFFFFFFF sizes, PCM after it, first bytes before the end.
+three='{"text":"Good morning. This is the second sentence of the test. And a third one closes it.","request_id":"curl-1"}'
+read -r code ttfb total < <(curl -sN --max-time 180 -o "$work/stream.wav" -w '%{http_code} %{time_starttransfer} %{time_total}\n' \
+	-H 'Content-Type: application/json' -d "$three" "$url/invocations")
+[[ "$code" == 200 ]] || fail "streamed invocation: $code"
+[[ "$(head -c 4 "$work/stream.wav")" == RIFF ]] || fail "streamed body is not RIFF"
+[[ "$(hex "$work/stream.wav" 4 4)" == ffffffff && "$(hex "$work/stream.wav" 40 4)" == ffffffff ]] || fail "streamed WAV sizes are not 0xFFFFFFFF"
+size=$(stat -c %s "$work/stream.wav")
+((size > 44 + 48000)) || fail "streamed WAV has only $size bytes"
+awk -v a="$ttfb" -v b="$total" 'BEGIN { exit !(a < b) }' || fail "first byte at ${ttfb}s is not before the end at ${total}s"
+pass "streamed WAV: $size bytes, first byte ${ttfb}s, end ${total}s"
+
+# stream:false: one complete WAV with the X- headers.
+curl -s --max-time 180 -D "$work/headers" -o "$work/whole.wav" -d '{"text":"A complete file.","stream":false}' "$url/invocations"
+grep -q '^HTTP/1.1 200' "$work/headers" || fail "complete WAV: $(head -1 "$work/headers")"
+for h in X-Audio-Duration X-Inference-Time-Ms X-Rtf; do
+	grep -qi "^$h: [0-9.]*" "$work/headers" || fail "complete WAV lacks $h"
+done
+size=$(stat -c %s "$work/whole.wav")
+riff=$(od -An -tu4 -j4 -N4 "$work/whole.wav" | tr -d ' ')
+((riff == size - 8)) || fail "complete WAV: RIFF size $riff for a $size-byte file"
+pass "complete WAV: $size bytes, $(grep -i '^X-Audio-Duration' "$work/headers" | tr -d '\r')"
+
+code=$(curl -s --max-time 180 -o "$work/raw.pcm" -w '%{http_code}' -d '{"text":"Raw samples.","format":"pcm"}' "$url/invocations")
+[[ "$code" == 200 && "$(hex "$work/raw.pcm" 0 4)" != 52494646 && $(($(stat -c %s "$work/raw.pcm") % 2)) == 0 ]] || fail "pcm format: $code"
+pass "raw PCM"
+
+code=$(curl -s --max-time 180 -o "$work/openai.wav" -w '%{http_code}' \
+	-d '{"model":"tts-1","input":"Hello from the speech route.","voice":"af_bella(2)+af_sky(1)","response_format":"wav"}' "$url/v1/audio/speech")
+[[ "$code" == 200 && "$(head -c 4 "$work/openai.wav")" == RIFF ]] || fail "OpenAI speech: $code"
+curl -s --max-time 10 "$url/v1/audio/voices" | grep -q '"af_heart"' || fail "voices list lacks af_heart"
+pass "OpenAI speech with a blended voice; voices list"
+
+check() { # method path body want-status want-error
+	local out code
+	out=$(curl -s --max-time 30 -X "$1" -w '\n%{http_code}' ${3:+-d "$3"} "$url$2")
+	code=${out##*$'\n'}
+	[[ "$code" == "$4" && "$out" == *"\"error\":\"$5\""* ]] || fail "$1 $2 $3: got $code ${out%$'\n'*}, want $4 $5"
+	pass "$1 $2 → $4 $5"
+}
+check POST /invocations '{"text":""}' 400 empty_text
+check POST /invocations '{"text":' 400 invalid_json
+check POST /invocations '{"text":"hi","voice":"xx_nobody"}' 400 unknown_voice
+check POST /invocations '{"text":"hi","speed":5}' 400 invalid_speed
+check POST /invocations '{"text":"hi","format":"ogg"}' 400 unsupported_format
+check POST /invocations "{\"text\":\"$(printf 'a%.0s' $(seq 401))\"}" 413 text_too_long
+check POST /invocations "{\"text\":\"hi\",\"request_timestamp\":$(($(date +%s) - 120))}" 408 request_stale
+check GET /invocations '' 405 method_not_allowed
+
+metrics=$(curl -s --max-time 10 "$url/metrics")
+ok=$(grep -E '^kokoro_requests_total\{outcome="ok",route="invocations"\} ' <<<"$metrics" | awk '{print $2}')
+[[ "$ok" == 3 ]] || fail "/metrics counts $ok ok invocations, want 3"
+grep -q '^go_goroutines ' <<<"$metrics" || fail "/metrics lacks the Go runtime collector"
+pass "/metrics: $ok ok invocations"
+
+# SIGTERM with a request in flight: it completes whole (as long as the complete file above,
+# same text) and the process exits 0 within 30 s.
+curl -sN --max-time 60 -o "$work/drain.wav" -w '%{http_code}' -d '{"text":"A complete file."}' "$url/invocations" >"$work/drain.code" &
+cpid=$!
+sleep 0.3
+start=$(date +%s)
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+elapsed=$(($(date +%s) - start))
+pid=
+wait "$cpid" || true
+[[ "$rc" == 0 ]] || fail "serve exited $rc after SIGTERM"
+((elapsed <= 30)) || fail "serve took ${elapsed}s to exit"
+[[ "$(cat "$work/drain.code")" == 200 ]] || fail "in-flight request during SIGTERM: $(cat "$work/drain.code")"
+[[ "$(hex "$work/drain.wav" 40 4)" == ffffffff ]] || fail "drained response has no streaming WAV header"
+(($(stat -c %s "$work/drain.wav") == $(stat -c %s "$work/whole.wav"))) || fail "drained response was cut short"
+pass "SIGTERM drained the in-flight request and exited in ${elapsed}s"
+echo "curl_test: PASS"

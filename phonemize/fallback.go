@@ -6,14 +6,44 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
 // espeak runs espeak-ng once per out-of-vocabulary word and maps its IPA to Kokoro's set.
+// Results are remembered (a bounded cache), since a server sees the same names again and a
+// subprocess costs milliseconds.
 type espeak struct {
 	bin     string
 	voice   string
 	british bool
+
+	mu    sync.Mutex
+	cache map[string]string // text → mapped phonemes; nil disables caching
+
+	proc *espeakProc
+}
+
+// espeakCacheSize bounds the cache; when full it is emptied and refilled by use.
+const espeakCacheSize = 8192
+
+func (e *espeak) cached(text string) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ps, ok := e.cache[text]
+	return ps, ok
+}
+
+func (e *espeak) remember(text, ps string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cache == nil {
+		return
+	}
+	if len(e.cache) >= espeakCacheSize {
+		clear(e.cache)
+	}
+	e.cache[text] = ps
 }
 
 // e2m maps espeak-ng IPA (with ^ ties) to the reference's symbols, longest first.
@@ -35,6 +65,17 @@ func (e *espeak) phonemize(text string) (string, bool) {
 	if strings.TrimSpace(text) == "" {
 		return "", false
 	}
+	if ps, ok := e.cached(text); ok {
+		return ps, true
+	}
+	ps, ok := e.phonemizeUncached(text)
+	if ok {
+		e.remember(text, ps)
+	}
+	return ps, ok
+}
+
+func (e *espeak) phonemizeUncached(text string) (string, bool) {
 	var b strings.Builder
 	last := 0
 	any := false
@@ -65,6 +106,18 @@ func (e *espeak) phonemize(text string) (string, bool) {
 }
 
 func (e *espeak) run(text string) (string, bool) {
+	text = strings.Join(strings.Fields(text), " ")
+	// A text holding the sentinel word could answer with the sentinel's own line.
+	if !strings.Contains(strings.ToLower(text), sentinelWord) {
+		if ps, err := e.proc.read(text); err == nil {
+			return ps, true
+		}
+	}
+	return e.runOnce(text)
+}
+
+// runOnce starts espeak-ng for one text; the fallback when the long-lived process fails.
+func (e *espeak) runOnce(text string) (string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e.bin, "-q", "--ipa", "--tie=^", "-v", e.voice, "--", text)

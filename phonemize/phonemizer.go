@@ -21,6 +21,8 @@ type Config struct {
 type Phonemizer struct {
 	us, gb *g2p
 	espeak string // resolved binary, "" when not used
+
+	usEspeak, gbEspeak *espeak // nil without espeak-ng
 }
 
 // New loads both dialects' lexicons and locates espeak-ng.
@@ -61,7 +63,13 @@ func (p *Phonemizer) newG2P(lx *lexicon, british bool) *g2p {
 		if british {
 			voice = "en-gb"
 		}
-		e := &espeak{bin: p.espeak, voice: voice, british: british}
+		e := &espeak{bin: p.espeak, voice: voice, british: british, cache: map[string]string{},
+			proc: &espeakProc{bin: p.espeak, voice: voice}}
+		if british {
+			p.gbEspeak = e
+		} else {
+			p.usEspeak = e
+		}
 		g.fallback = func(w string) (string, bool) {
 			if ps, ok := e.phonemize(w); ok {
 				return ps, true
@@ -72,6 +80,17 @@ func (p *Phonemizer) newG2P(lx *lexicon, british bool) *g2p {
 		g.fallback = lts.phonemize
 	}
 	return g
+}
+
+// Close stops the espeak-ng helper processes, if any were started. The Phonemizer stays usable
+// (a later unknown word starts them again).
+func (p *Phonemizer) Close() error {
+	for _, e := range []*espeak{p.usEspeak, p.gbEspeak} {
+		if e != nil {
+			e.proc.Close()
+		}
+	}
+	return nil
 }
 
 // EspeakPath is the espeak-ng binary used for out-of-vocabulary words, "" when none.

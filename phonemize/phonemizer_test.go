@@ -100,3 +100,33 @@ func TestTokenize(t *testing.T) {
 		}
 	}
 }
+
+func TestEspeakFallback(t *testing.T) {
+	p := testPhonemizer(t)
+	if p.EspeakPath() == "" {
+		t.Skip("espeak-ng not installed")
+	}
+	t.Parallel()
+	// Unknown words go through the long-lived espeak-ng process; the sentinel word itself
+	// and text around it must not desynchronise it.
+	for _, c := range []struct{ text, want string }{
+		{"quokka", "kwˈɑkə"},
+		{"Zebra-zebra", ""},
+		{"quokka", "kwˈɑkə"},
+		{"Xyzzyq zebra quokka", ""},
+		{"quokka", "kwˈɑkə"},
+	} {
+		got, err := p.Phonemize(c.text, "en-us")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == "" || (c.want != "" && got != c.want) {
+			t.Errorf("Phonemize(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+	for _, e := range []*espeak{p.usEspeak, p.gbEspeak} {
+		if ps, ok := e.runOnce("quokka"); !ok || e.mapIPA(ps) == "" {
+			t.Errorf("one-shot espeak-ng failed: %q", ps)
+		}
+	}
+}

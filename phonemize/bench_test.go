@@ -1,0 +1,109 @@
+package phonemize
+
+import (
+	"encoding/json"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/internal/assets"
+)
+
+// misakiTiming is what scripts/gen_phoneme_corpus.py measured for misaki on this corpus.
+type misakiTiming struct {
+	USPerChar     float64 `json:"us_per_char"`
+	USPerShort25  float64 `json:"us_per_short25_request"`
+	USPerSentence float64 `json:"us_per_sentence"`
+}
+
+func readMisakiTiming(b *testing.B) misakiTiming {
+	var m misakiTiming
+	raw, err := os.ReadFile("testdata/misaki_timing.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkCorpus phonemizes the reference corpus (whole sentences, and their first 25
+// characters as typical short requests), with espeak-ng for unknown words and with the
+// built-in fallback, and reports µs per character and per request beside misaki's time on
+// the same sentences (measured by the corpus script on the same machine).
+func BenchmarkCorpus(b *testing.B) {
+	rows := loadCorpus(b, "misaki_corpus.tsv")
+	short := make([]corpusRow, len(rows))
+	for i, r := range rows {
+		rs := []rune(r.text)
+		short[i] = corpusRow{lang: r.lang, text: string(rs[:min(25, len(rs))])}
+	}
+	m := readMisakiTiming(b)
+	paths := assets.ForTest(b)
+	for _, fb := range []struct {
+		name, espeak string
+		cache        bool
+	}{{"espeak-nocache", "", false}, {"espeak-cached", "", true}, {"builtin", "off", false}} {
+		p, err := New(Config{LexiconDir: paths.Lexicon, Espeak: fb.espeak})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if fb.espeak == "" && p.EspeakPath() == "" {
+			continue
+		}
+		if p.usEspeak != nil && !fb.cache {
+			p.usEspeak.cache, p.gbEspeak.cache = nil, nil
+		}
+		for _, set := range []struct {
+			name     string
+			rows     []corpusRow
+			misakiUS float64 // misaki µs per request
+		}{{"sentences", rows, m.USPerSentence}, {"short25", short, m.USPerShort25}} {
+			chars := 0
+			for _, r := range set.rows {
+				chars += len([]rune(r.text))
+			}
+			b.Run(fb.name+"/"+set.name, func(b *testing.B) {
+				b.ReportAllocs()
+				start := time.Now()
+				for i := 0; i < b.N; i++ {
+					for _, r := range set.rows {
+						if _, err := p.Phonemize(r.text, r.lang); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				us := float64(time.Since(start).Microseconds()) / float64(b.N)
+				perReq := us / float64(len(set.rows))
+				b.ReportMetric(us/float64(chars), "µs/char")
+				b.ReportMetric(perReq, "µs/request")
+				b.ReportMetric(set.misakiUS/perReq, "x-vs-misaki")
+			})
+		}
+	}
+}
+
+// BenchmarkLoad measures New: reading and indexing both dialects' gold and silver lexicons,
+// and the heap they keep.
+func BenchmarkLoad(b *testing.B) {
+	paths := assets.ForTest(b)
+	var before, after runtime.MemStats
+	var keep *Phonemizer
+	for i := 0; i < b.N; i++ {
+		keep = nil
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		p, err := New(Config{LexiconDir: paths.Lexicon, Espeak: "off"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		keep = p
+	}
+	b.StopTimer()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-heap")
+	runtime.KeepAlive(keep)
+}

@@ -191,7 +191,7 @@ func (h *harness) shutdown() error {
 func client(t testing.TB) *http.Client {
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	return &http.Client{Transport: tr, Timeout: 3 * time.Minute}
 }
 
 func jsonBody(s string) io.Reader { return strings.NewReader(s) }

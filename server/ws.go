@@ -83,6 +83,12 @@ type session struct {
 
 	wmu sync.Mutex // gorilla allows one writer at a time
 
+	// The read deadline is the session's idle timer, pushed back by traffic either way,
+	// until the session is ending: then it is cut short and must stay so.
+	dlMu  sync.Mutex
+	cut   bool
+	cutAt time.Time
+
 	queue chan *utterance // the reader sends and closes, the speaker receives
 
 	mu   sync.Mutex
@@ -177,11 +183,12 @@ func (u *utterance) next() (string, bool) {
 func (ss *session) run() {
 	defer ss.conn.Close()
 	// A cancelled session must not leave the reader blocked on a silent client.
-	stop := context.AfterFunc(ss.ctx, func() { _ = ss.conn.SetReadDeadline(time.Now()) })
+	stop := context.AfterFunc(ss.ctx, func() { ss.cutRead(time.Now()) })
 	defer stop()
 	ss.conn.SetReadLimit(ss.srv.cfg.MaxBodyBytes)
 	ss.conn.SetPongHandler(func(string) error {
-		return ss.conn.SetReadDeadline(time.Now().Add(ss.srv.cfg.WSIdleTimeout))
+		ss.extendRead()
+		return nil
 	})
 
 	speakerDone := make(chan struct{})
@@ -214,7 +221,7 @@ func (ss *session) run() {
 // {"type":"close"}) or the connection fails.
 func (ss *session) readLoop() bool {
 	for {
-		_ = ss.conn.SetReadDeadline(time.Now().Add(ss.srv.cfg.WSIdleTimeout))
+		ss.extendRead()
 		mt, data, err := ss.conn.ReadMessage()
 		if err != nil {
 			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) && ss.ctx.Err() == nil {
@@ -548,12 +555,37 @@ func (ss *session) write(mt int, b []byte) error {
 	ss.wmu.Lock()
 	defer ss.wmu.Unlock()
 	_ = ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
-	return ss.conn.WriteMessage(mt, b)
+	if err := ss.conn.WriteMessage(mt, b); err != nil {
+		return err
+	}
+	// A client listening to a long utterance is not idle.
+	ss.extendRead()
+	return nil
+}
+
+// extendRead restarts the idle timer unless the session is ending.
+func (ss *session) extendRead() {
+	ss.dlMu.Lock()
+	defer ss.dlMu.Unlock()
+	if !ss.cut {
+		_ = ss.conn.SetReadDeadline(time.Now().Add(ss.srv.cfg.WSIdleTimeout))
+	}
+}
+
+// cutRead makes the reader give up at t, for good (or sooner, if already cut).
+func (ss *session) cutRead(t time.Time) {
+	ss.dlMu.Lock()
+	defer ss.dlMu.Unlock()
+	if ss.cut && ss.cutAt.Before(t) {
+		return
+	}
+	ss.cut, ss.cutAt = true, t
+	_ = ss.conn.SetReadDeadline(t)
 }
 
 // goodbye sends a close frame and gives the client closeGrace to answer before the reader is
 // cut off.
 func (ss *session) goodbye(code int, reason string) {
 	_ = ss.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
-	_ = ss.conn.SetReadDeadline(time.Now().Add(closeGrace))
+	ss.cutRead(time.Now().Add(closeGrace))
 }

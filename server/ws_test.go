@@ -365,3 +365,27 @@ func TestWebSocketSessionEndsOnShutdown(t *testing.T) {
 		t.Fatal("Serve did not return")
 	}
 }
+
+// The idle timer counts silence in both directions: a client listening to a long utterance
+// keeps its session, a session with no traffic at all is closed.
+func TestWebSocketIdleTimeout(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, s *fakeSynth) {
+		c.WSIdleTimeout, s.slots, s.delay = 300*time.Millisecond, 1, 100*time.Millisecond
+	})
+	h.waitReady()
+	c := dialWS(t, h)
+	text := sentences(10, 10) // about a second of synthesis, in which the client says nothing
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: text, RequestID: "long"})
+	var tr transcript
+	read(t, c, &tr, completed(1))
+	if m := tr.find(api.WSTypeSynthesisComplete, "long"); m == nil || m.Cancelled || tr.pcm["long"] != 2*wantSamples(text) {
+		t.Fatalf("long utterance to a listening client: %v, %d bytes", tr.msgs, tr.pcm["long"])
+	}
+	start := time.Now()
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := c.ReadMessage(); err == nil || time.Since(start) > 2*time.Second {
+		t.Errorf("idle session: read returned %v after %v, want closed after about 300 ms", err, time.Since(start))
+	}
+	eventually(t, 2*time.Second, "session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+}

@@ -9,4 +9,23 @@
 // and costs no model work; after the first audio byte an error can only cut the stream short.
 // All transports stream through one callback, func(tts.Chunk) error: chunked HTTP writes,
 // WebSocket binary frames and the buffer behind a complete WAV.
+//
+// # WebSocket sessions
+//
+// A session speaks utterances one after another, in the order they arrive, so binary PCM
+// frames never interleave; each utterance is framed by a synthesis_start and a
+// synthesis_complete (with cancelled set when it was stopped) or an error message. Client
+// messages arrive as text or binary frames holding JSON:
+//
+//	{"text":"…","voice":"…","speed":1,"request_id":"a"}   speak a complete text (type "speak")
+//	{"type":"text","text":"Hel","request_id":"b"}         streamed text: sentences are spoken
+//	{"type":"text","text":"lo. How"}                      as they complete, before the flush
+//	{"type":"flush","request_id":"b"}                     speak the rest and end utterance b
+//	{"type":"cancel","request_id":"a"}                    stop a (no id: stop everything)
+//	{"type":"close"}                                      finish what is queued, then close
+//
+// Every utterance holds one slot of the admission gate from its first message to its end,
+// exactly like an HTTP request; a rejected one gets an error message whose message is
+// "queue_saturated". WebSocket pings are answered; a session with no traffic either way for
+// WSIdleTimeout is closed.
 package server

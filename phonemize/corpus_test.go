@@ -105,8 +105,8 @@ func TestCorpusAgainstMisaki(t *testing.T) {
 		maxPERNoEsp   float64
 		minMatchNoEsp float64
 	}{
-		{"misaki_corpus.tsv", 500, 0.002, 0.97, 0.03, 0.85},
-		{"misaki_heldout.tsv", 140, 0.02, 0.80, 0.04, 0.70},
+		{"misaki_corpus.tsv", 500, 0.001, 0.98, 0.008, 0.92},
+		{"misaki_heldout.tsv", 140, 0.005, 0.94, 0.015, 0.88},
 	}
 	for _, c := range cases {
 		rows := loadCorpus(t, c.file)
@@ -127,6 +127,18 @@ func TestCorpusAgainstMisaki(t *testing.T) {
 		}
 		if s.per() > maxPER || s.match() < minMatch {
 			t.Errorf("%s: PER %.2f%% (max %.2f%%), exact match %.1f%% (min %.1f%%)", c.file, s.per()*100, maxPER*100, s.match()*100, minMatch*100)
+		}
+		// The same corpus through the built-in letter-to-sound fallback only, as on a host
+		// without espeak-ng.
+		off := scoreCorpus(t, offlinePhonemizer(t), rows)
+		t.Logf("%s without espeak-ng: PER %.2f%%, exact match %.1f%%", c.file, off.per()*100, off.match()*100)
+		if os.Getenv("PHONEMIZE_SHOW_DIFFS") == "offline" {
+			for _, d := range off.diffs {
+				t.Log(d)
+			}
+		}
+		if off.per() > c.maxPERNoEsp || off.match() < c.minMatchNoEsp {
+			t.Errorf("%s without espeak-ng: PER %.2f%% (max %.2f%%), exact match %.1f%% (min %.1f%%)", c.file, off.per()*100, c.maxPERNoEsp*100, off.match()*100, c.minMatchNoEsp*100)
 		}
 	}
 }

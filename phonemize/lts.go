@@ -32,17 +32,54 @@ var ltsRules = map[string]string{
 
 var longVowel = map[byte]string{'a': "A", 'e': "i", 'i': "I", 'o': "O", 'u': "u"}
 
+// ltsSymbols names the symbols the fallback reads aloud.
+var ltsSymbols = map[rune]string{'=': "equals", '+': "plus", '%': "percent", '&': "and", '@': "at",
+	'#': "hash", '*': "star", '/': "slash", '<': "less than", '>': "greater than"}
+
+// phonemize reads text the way the espeak-ng path does: punctuation marks are kept where they
+// are and the pieces between them are read separately.
 func (l *letterToSound) phonemize(text string) (string, bool) {
+	var b strings.Builder
+	last := 0
+	any := false
+	piece := func(seg string) {
+		if ps := l.piece(seg); ps != "" {
+			b.WriteString(ps)
+			any = true
+		}
+	}
+	for _, m := range espeakMarks.FindAllStringIndex(text, -1) {
+		piece(text[last:m[0]])
+		b.WriteString(text[m[0]:m[1]])
+		last = m[1]
+	}
+	piece(text[last:])
+	if !any {
+		return "", false
+	}
+	return strings.TrimSpace(b.String()), true
+}
+
+func (l *letterToSound) piece(text string) string {
 	var words []string
 	for _, w := range splitAlnum(foldAccents(text)) {
 		if ps := l.word(w); ps != "" {
 			words = append(words, ps)
 		}
 	}
-	if len(words) == 0 {
-		return "", false
+	return strings.Join(words, " ")
+}
+
+// known looks a word up only when a lexicon has it (lookup itself would spell unknown words).
+func (l *letterToSound) known(w string) string {
+	for _, c := range []string{w, strings.ToLower(w)} {
+		if l.lx.has(c) {
+			if ps, _ := l.lx.lookup(c, "", noStress, nil); ps != "" {
+				return ps
+			}
+		}
 	}
-	return strings.Join(words, " "), true
+	return ""
 }
 
 // foldAccents strips diacritics so that café reads as cafe.
@@ -73,8 +110,10 @@ func splitAlnum(s string) []string {
 			k = 1
 		case r >= '0' && r <= '9':
 			k = 2
+		case ltsSymbols[r] != "":
+			k = 3
 		}
-		if k != kind {
+		if k != kind || k == 3 {
 			flush()
 			kind = k
 		}
@@ -87,10 +126,28 @@ func splitAlnum(s string) []string {
 }
 
 func (l *letterToSound) word(w string) string {
-	if w[0] >= '0' && w[0] <= '9' {
+	if name := ltsSymbols[[]rune(w)[0]]; name != "" {
 		var parts []string
-		for _, x := range nonAZRe.Split(cardinalWords(w), -1) {
-			if ps, _ := l.lx.lookup(x, "", noStress, nil); ps != "" {
+		for _, x := range strings.Fields(name) {
+			parts = append(parts, l.known(x))
+		}
+		return strings.Join(parts, " ")
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		var spelled string
+		if w[0] == '0' || len(w) > 4 {
+			for _, c := range w {
+				spelled += ones[c-'0'] + " "
+			}
+		} else {
+			spelled = cardinalWords(w)
+		}
+		var parts []string
+		for _, x := range nonAZRe.Split(spelled, -1) {
+			if x == "and" || x == "" {
+				continue
+			}
+			if ps := l.known(x); ps != "" {
 				parts = append(parts, ps)
 			}
 		}
@@ -100,7 +157,7 @@ func (l *letterToSound) word(w string) string {
 	if w == "" {
 		return ""
 	}
-	if ps, _ := l.lx.lookup(w, "", noStress, nil); ps != "" {
+	if ps := l.known(w); ps != "" {
 		return ps
 	}
 	if len(w) <= 4 && w == strings.ToUpper(w) {
@@ -121,11 +178,11 @@ func (l *letterToSound) compound(w string) string {
 		return "" // no real compound is this long; keep the search cheap
 	}
 	for i := len(w) - 3; i >= 3; i-- {
-		a, _ := l.lx.lookup(w[:i], "", noStress, nil)
+		a := l.known(w[:i])
 		if a == "" {
 			continue
 		}
-		b, _ := l.lx.lookup(w[i:], "", noStress, nil)
+		b := l.known(w[i:])
 		if b == "" {
 			continue
 		}

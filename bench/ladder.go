@@ -72,9 +72,6 @@ func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 	epoch := time.Now()
 	rep := &Report{Transport: l.Transport.Name(), Epoch: epoch, Config: cfg}
 	r := &runner{l: l, cfg: cfg, epoch: epoch}
-	if l.OnResult != nil {
-		r.sinkErr = make(chan error, 1)
-	}
 
 	if l.Hooks.Freeze != nil {
 		thaw, err := l.Hooks.Freeze(ctx)
@@ -129,7 +126,12 @@ func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 		}
 		sum := SummarizeRun(run, rungs, cfg.SLO)
 		sum.StoppedSaturated = stopped
+		sum.Interrupted = runErr != nil
 		rep.Runs = append(rep.Runs, sum)
+		if stopped && run < cfg.Runs && runErr == nil {
+			// The next run starts from rung 1 on a server that was just saturated.
+			runErr = sleepCtx(ctx, cfg.Settle)
+		}
 	}
 	rep.Summary = Summarize(rep.Runs)
 	rep.Finished = time.Now()
@@ -141,11 +143,10 @@ func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 }
 
 type runner struct {
-	l       *Ladder
-	cfg     Config
-	epoch   time.Time
-	seq     atomic.Uint64
-	sinkErr chan error
+	l     *Ladder
+	cfg   Config
+	epoch time.Time
+	seq   atomic.Uint64
 }
 
 // rung runs one rung: N workers each keep one request outstanding until the hold ends, then

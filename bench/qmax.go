@@ -17,8 +17,10 @@ type RunSummary struct {
 	SMeanMs float64 `json:"s_mean_ms"`
 	SP95Ms  float64 `json:"s_p95_ms"`
 	// StoppedSaturated: the run ended early after consecutive saturated rungs.
-	StoppedSaturated bool        `json:"stopped_saturated,omitempty"`
-	Rungs            []RungStats `json:"rungs"`
+	StoppedSaturated bool `json:"stopped_saturated,omitempty"`
+	// Interrupted: the run was cut short by the user; its conclusions cover the rungs it ran.
+	Interrupted bool        `json:"interrupted,omitempty"`
+	Rungs       []RungStats `json:"rungs"`
 }
 
 // Summary is the conclusion over every run: the minimum of each number, since the capacity to
@@ -81,9 +83,20 @@ func SummarizeRun(run int, rungs []RungStats, slo time.Duration) RunSummary {
 }
 
 // Summarize takes the minimum over runs. The bracket comes from the run that set Q_max. Runs
-// that found no usable rung contribute a Q_max of zero, which is the honest minimum.
+// that found no usable rung contribute a Q_max of zero, which is the honest minimum. An
+// interrupted run is left out when a complete one exists: it stopped at some rung for a reason
+// that says nothing about the server.
 func Summarize(runs []RunSummary) Summary {
 	var s Summary
+	complete := runs[:0:0]
+	for _, r := range runs {
+		if !r.Interrupted {
+			complete = append(complete, r)
+		}
+	}
+	if len(complete) > 0 {
+		runs = complete
+	}
 	s.Runs = len(runs)
 	for i, r := range runs {
 		if i == 0 || r.QMax < s.QMax {

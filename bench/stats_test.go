@@ -202,4 +202,14 @@ func TestSummarizeTakesTheMinimum(t *testing.T) {
 	if got != want {
 		t.Errorf("got %+v; want %+v", got, want)
 	}
+	// An interrupted run stopped early for the user's reasons: it does not lower Q_max while a
+	// complete run exists, and is all there is otherwise.
+	partial := RunSummary{Run: 2, QMax: 1, SRung: 1, SMeanMs: 60, SP95Ms: 60, Interrupted: true}
+	got = Summarize([]RunSummary{{Run: 1, QMax: 8, SRung: 1, SMeanMs: 70, SP95Ms: 90}, partial})
+	if want := (Summary{QMax: 8, SMeanMs: 70, SP95Ms: 90, Runs: 1}); got != want {
+		t.Errorf("with an interrupted run: got %+v; want %+v", got, want)
+	}
+	if got := Summarize([]RunSummary{partial}); got.QMax != 1 || got.Runs != 1 {
+		t.Errorf("only an interrupted run: got %+v", got)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -65,8 +66,9 @@ type wsConn struct {
 func (w *wsConn) Close() error {
 	var err error
 	w.closeOnce.Do(func() {
+		// Say goodbye politely, but never wait long on a peer that stopped reading.
 		msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
-		_ = w.c.WriteMessage(websocket.CloseMessage, msg)
+		_ = w.c.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 		err = w.c.Close()
 	})
 	return err

@@ -26,6 +26,8 @@ func Plot(r *Report) func(io.Writer) error {
 		p.X.Scale = plot.LogScale{}
 		p.Legend.Top = true
 		p.Legend.Left = true
+		p.Legend.Padding = vg.Points(2)
+		p.Legend.XOffs = vg.Points(6)
 
 		var ticks plot.ConstantTicks
 		seen := map[int]bool{}

@@ -86,7 +86,12 @@ func (lx *lexicon) getNumber(w, currency string, isHead bool, flags string) (str
 		}
 	}
 	extendNum := func(digits string, first bool) { extend(cardinalWords(digits), first) }
+	ordinal := suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th"
 	switch {
+	case isDigits(w) && ordinal:
+		extend(ordinalWords(w), true)
+	case len(result) == 0 && len(w) == 4 && currency == "" && isDigits(w):
+		extend(yearWords(w), true)
 	case !isHead && !strings.Contains(w, "."):
 		num := strings.ReplaceAll(w, ",", "")
 		switch {
@@ -156,17 +161,9 @@ func (lx *lexicon) getNumber(w, currency string, isHead bool, flags string) (str
 		}
 	default:
 		var spelled string
-		ordinal := suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th"
 		switch {
 		case isDigits(w):
-			switch {
-			case ordinal:
-				spelled = ordinalWords(w)
-			case len(result) == 0 && len(w) == 4:
-				spelled = yearWords(w)
-			default:
-				spelled = cardinalWords(w)
-			}
+			spelled = cardinalWords(w)
 		case !strings.Contains(w, "."):
 			d := strings.ReplaceAll(w, ",", "")
 			if !isDigits(d) {

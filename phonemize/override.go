@@ -25,7 +25,7 @@ func preprocess(text string) (string, []override) {
 	var ovs []override
 	last := 0
 	for _, m := range linkRe.FindAllStringSubmatchIndex(text, -1) {
-		b.WriteString(text[last:m[0]])
+		b.WriteString(normalize(text[last:m[0]]))
 		word, f := text[m[2]:m[3]], text[m[4]:m[5]]
 		o := override{start: b.Len(), end: b.Len() + len(word)}
 		ok := true
@@ -51,7 +51,7 @@ func preprocess(text string) (string, []override) {
 		b.WriteString(word)
 		last = m[1]
 	}
-	b.WriteString(text[last:])
+	b.WriteString(normalize(text[last:]))
 	return b.String(), ovs
 }
 

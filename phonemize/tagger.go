@@ -318,6 +318,10 @@ func (tg tagger) lexical(ts []*token, i int, sentenceStart bool, openQuote *bool
 		if (w == "'" || w == "’") && attachedBefore && i >= 2 && (ts[i-2].text == "'" || ts[i-2].text == "’") {
 			return "CC"
 		}
+		if w == "\"" && attachedBefore {
+			*openQuote = false
+			return "''" // closes what it is attached to: 5'10"
+		}
 		if w == "“" || w == "‘" || ((w == "\"" || w == "'") && !*openQuote) {
 			*openQuote = true
 			return "``"

@@ -130,3 +130,39 @@ func TestEspeakFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentUse runs many conversions at once (run with -race): the lexicons are shared
+// read-only and the espeak-ng helper is serialised.
+func TestConcurrentUse(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	texts := []string{"The quokka read 3 books.", "Siobhan paid £4.50 at 3:30.", "They record a record; well-known!"}
+	want := make([]string, len(texts))
+	for i, s := range texts {
+		ps, err := p.Phonemize(s, LangForVoice([]string{"af", "bf", "am"}[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = ps
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for k := 0; k < 20; k++ {
+				i := (g + k) % len(texts)
+				got, err := p.Phonemize(texts[i], LangForVoice([]string{"af", "bf", "am"}[i]))
+				if err != nil || got != want[i] {
+					t.Errorf("concurrent Phonemize(%q) = %q, %v; want %q", texts[i], got, err, want[i])
+					return
+				}
+				if _, err := p.Chunks(texts[i], Options{}); err != nil {
+					t.Errorf("concurrent Chunks: %v", err)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+}

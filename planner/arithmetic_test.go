@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 func TestMinSafe(t *testing.T) {
@@ -253,5 +255,39 @@ func TestSurgeBudget(t *testing.T) {
 	}
 	if s := simulateSurge(fast, 7.5, maxSurgeLimit+1, 1.25, 1, 10, 1); s.Trials != 0 || s.Skipped == "" {
 		t.Errorf("huge Q_max: trials %d skipped %q", s.Trials, s.Skipped)
+	}
+}
+
+// With MAX_QUEUE_DEPTH = Q_max an overloaded rung shows as rejections, not as a slow p95: a
+// saturated rung above Q_max brackets it, as the bench reports; a client-bound one does not.
+func TestRederivedQmaxIsBracketedBySaturation(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name      string
+		mark      func(*artifact.Rung)
+		bracketed bool
+	}{
+		{"saturated", func(r *artifact.Rung) { r.Saturated, r.Usable, r.OK = true, false, 0 }, true},
+		{"client-bound", func(r *artifact.Rung) { r.ClientBound, r.Usable = true, false }, false},
+	} {
+		in := refInputs(t)
+		q := *in.Qmax
+		q.Steps = nil
+		for _, r := range in.Qmax.Steps {
+			if r.Concurrency > 50 {
+				c.mark(&r)
+			}
+			q.Steps = append(q.Steps, r)
+		}
+		in.Qmax = &q
+		sc := refScenario()
+		sc.SLOms = 3001 // forces the re-derivation
+		p, err := Make(in, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Thresholds.QMax != 50 || p.Thresholds.QMaxBracketed != c.bracketed {
+			t.Errorf("%s rung 60: Q_max %d bracketed %v, want 50 %v", c.name, p.Thresholds.QMax, p.Thresholds.QMaxBracketed, c.bracketed)
+		}
 	}
 }

@@ -137,29 +137,35 @@ func mean(v []float64) float64 {
 
 // deriveQmax recomputes Q_max from the rungs for an SLO other than the one the bench used:
 // per run the highest usable rung whose p95 TTFAB is within the SLO, then the minimum over
-// runs. bracketed is true when every run has a usable rung above its Q_max that broke it.
+// runs. A higher rung brackets it when it shows the SLO cannot be held there: it broke the SLO
+// on completed requests, or it was saturated (with MAX_QUEUE_DEPTH = Q_max, rejections are how
+// an overloaded rung shows). Rungs that measured the client or a changing fleet say nothing
+// about the server and bracket nothing. The bracket comes from the run that set Q_max, as the
+// bench reports it.
 func deriveQmax(q *artifact.Qmax, sloMs float64) (qmax int, perRun []int, bracketed bool) {
-	bracketed = true
 	for i, run := range q.Runs() {
 		best, broke := 0, false
 		for _, r := range q.Run(run) {
-			if !r.Usable {
-				continue
-			}
-			if r.TTFABP95Ms <= sloMs {
+			if r.Usable && r.TTFABP95Ms <= sloMs {
 				best = max(best, r.Concurrency)
 			}
 		}
 		for _, r := range q.Run(run) {
-			if r.Usable && r.Concurrency > best && r.TTFABP95Ms > sloMs {
+			if r.Concurrency > best && breaksSLO(r, sloMs) {
 				broke = true
 			}
 		}
-		bracketed = bracketed && broke
 		perRun = append(perRun, best)
 		if i == 0 || best < qmax {
-			qmax = best
+			qmax, bracketed = best, broke
 		}
 	}
 	return qmax, perRun, bracketed
+}
+
+func breaksSLO(r artifact.Rung, sloMs float64) bool {
+	if r.Saturated {
+		return true
+	}
+	return r.OK > 0 && r.TTFABP95Ms > sloMs && !r.ClientBound && !r.CapacityChanged
 }

@@ -101,7 +101,7 @@ type Rung struct {
 
 	ConcurrencyMean float64 `json:"concurrency_mean"` // client in-flight, time-weighted mean
 	ConcurrencyPeak int     `json:"concurrency_peak"`
-	TTFABDriftMs    float64 `json:"ttfab_drift_ms"` // slope of TTFAB across the window
+	TTFABDriftMs    float64 `json:"ttfab_drift_ms"` // change of TTFAB across the window: least-squares slope × window length, in ms
 	// StallP95Ms is the p95 playback stall: how long a listener playing the stream in real
 	// time would wait for the next audio bytes.
 	StallP95Ms float64 `json:"stall_p95_ms"`

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,5 +107,24 @@ func BenchmarkLoad(b *testing.B) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-heap")
+	if rss, ok := residentMiB(); ok {
+		b.ReportMetric(rss, "MiB-rss-process")
+	}
 	runtime.KeepAlive(keep)
+}
+
+// residentMiB reads the process's resident set size (Linux), which here is mostly the
+// lexicons plus the test binary.
+func residentMiB() (float64, bool) {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, err := strconv.ParseFloat(f[1], 64)
+			return kb / 1024, err == nil
+		}
+	}
+	return 0, false
 }

@@ -55,19 +55,31 @@ func loadDict(path string) (map[string]entry, error) {
 		}
 		return nil, fmt.Errorf("read lexicon %s: %w", path, err)
 	}
+	d, err := parseDict(string(b))
+	if errors.Is(err, errUnusualJSON) {
+		d, err = decodeDict(b)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("parse lexicon %s: %w", path, err)
+	}
+	grow(d)
+	return d, nil
+}
+
+// decodeDict is the general (slower) reader for files the fast scanner does not accept.
+func decodeDict(b []byte) (map[string]entry, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, fmt.Errorf("parse lexicon %s: %w", path, err)
+		return nil, err
 	}
 	d := make(map[string]entry, len(raw)*3/2)
 	for k, v := range raw {
 		e, err := parseEntry(v)
 		if err != nil {
-			return nil, fmt.Errorf("parse lexicon %s entry %q: %w", path, k, err)
+			return nil, fmt.Errorf("entry %q: %w", k, err)
 		}
 		d[k] = e
 	}
-	grow(d)
 	return d, nil
 }
 
@@ -98,7 +110,11 @@ func parseEntry(v json.RawMessage) (entry, error) {
 // grow adds case variants the reference adds: a lower-case headword is also reachable
 // capitalized, and a capitalized one also in lower case, without overriding real entries.
 func grow(d map[string]entry) {
-	add := map[string]entry{}
+	type pair struct {
+		k string
+		v entry
+	}
+	add := make([]pair, 0, len(d))
 	for k, v := range d {
 		if utf8.RuneCountInString(k) < 2 {
 			continue
@@ -106,15 +122,15 @@ func grow(d map[string]entry) {
 		lower := strings.ToLower(k)
 		if k == lower {
 			if c := capitalize(k); c != k {
-				add[c] = v
+				add = append(add, pair{c, v})
 			}
 		} else if k == capitalize(lower) {
-			add[lower] = v
+			add = append(add, pair{lower, v})
 		}
 	}
-	for k, v := range add {
-		if _, ok := d[k]; !ok {
-			d[k] = v
+	for _, p := range add {
+		if _, ok := d[p.k]; !ok {
+			d[p.k] = p.v
 		}
 	}
 }

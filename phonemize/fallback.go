@@ -137,7 +137,10 @@ func (e *espeak) mapIPA(ps string) string {
 	ps = syllabicRe.ReplaceAllString(ps, "ᵊ$1")
 	ps = strings.ReplaceAll(ps, "\u0329", "")
 	if e.british {
-		ps = strings.NewReplacer("e^ə", "ɛː", "iə", "ɪə", "ə^ʊ", "Q").Replace(ps)
+		// One after another, as the reference applies them.
+		ps = strings.ReplaceAll(ps, "e^ə", "ɛː")
+		ps = strings.ReplaceAll(ps, "iə", "ɪə")
+		ps = strings.ReplaceAll(ps, "ə^ʊ", "Q")
 	} else {
 		ps = strings.ReplaceAll(ps, "o^ʊ", "O")
 		ps = strings.ReplaceAll(ps, "ɜːɹ", "ɜɹ")
@@ -146,6 +149,6 @@ func (e *espeak) mapIPA(ps string) string {
 		ps = strings.ReplaceAll(ps, "ː", "")
 	}
 	ps = strings.ReplaceAll(ps, "o", "ɔ")
-	ps = strings.NewReplacer("ɾ", "T", "ʔ", "t").Replace(ps)
+	ps = v10Replacer.Replace(ps)
 	return strings.ReplaceAll(ps, "^", "")
 }

@@ -28,6 +28,14 @@ func isJunk(s string) bool {
 	return true
 }
 
+// Replacers are immutable and safe for concurrent use; built once.
+var (
+	// v10Replacer maps the flap and glottal stop to the symbols Kokoro v1.0 was trained on.
+	v10Replacer   = strings.NewReplacer("ɾ", "T", "ʔ", "t")
+	quoteReplacer = strings.NewReplacer("‘", "'", "’", "'")
+	stressRemover = strings.NewReplacer("ˈ", "", "ˌ", "")
+)
+
 // g2p is one dialect's converter.
 type g2p struct {
 	lx       *lexicon
@@ -77,7 +85,7 @@ func (g *g2p) convert(text string) (string, []*token) {
 			tk = mergeTokens(w.group, true, g.unk)
 		}
 		if tk.hasPS {
-			tk.ps = keepVocab(strings.NewReplacer("ɾ", "T", "ʔ", "t").Replace(tk.ps))
+			tk.ps = keepVocab(v10Replacer.Replace(tk.ps))
 			b.WriteString(tk.ps)
 		} else {
 			b.WriteString(g.unk)
@@ -363,7 +371,7 @@ func (g *g2p) lexWord(tk *token, ctx wordCtx) (string, int) {
 	if tk.hasAlias {
 		w = tk.alias
 	}
-	w = strings.NewReplacer("‘", "'", "’", "'").Replace(w)
+	w = quoteReplacer.Replace(w)
 	w = norm.NFKC.String(w)
 	var s stress
 	if w != strings.ToLower(w) {

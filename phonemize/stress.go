@@ -38,7 +38,7 @@ func applyStress(ps string, s stress) string {
 	hasP := strings.ContainsRune(ps, primary)
 	switch {
 	case v < -1:
-		return strings.NewReplacer("ˈ", "", "ˌ", "").Replace(ps)
+		return stressRemover.Replace(ps)
 	case v == -1 || ((v == 0 || v == -0.5) && hasP):
 		ps = strings.ReplaceAll(ps, "ˌ", "")
 		return strings.ReplaceAll(ps, "ˈ", "ˌ")

@@ -1,5 +1,7 @@
 package phonemize
 
+import "strings"
+
 // token is one word or punctuation mark on its way through the pipeline.
 type token struct {
 	text     string
@@ -77,3 +79,5 @@ func mergeTokens(ts []*token, withPS bool, unk string) *token {
 	}
 	return m
 }
+
+func lowerRune(r rune) string { return strings.ToLower(string(r)) }

@@ -75,10 +75,13 @@ var units = map[string][2]string{
 	"GB": {"gigabytes", "gigabyte"}, "MB": {"megabytes", "megabyte"}, "TB": {"terabytes", "terabyte"},
 	"KB": {"kilobytes", "kilobyte"}, "kHz": {"kilohertz", "kilohertz"}, "MHz": {"megahertz", "megahertz"},
 	"GHz": {"gigahertz", "gigahertz"}, "Hz": {"hertz", "hertz"}, "ms": {"milliseconds", "millisecond"},
+	"MB/s": {"megabytes per second", "megabyte per second"}, "GB/s": {"gigabytes per second", "gigabyte per second"},
+	"KB/s": {"kilobytes per second", "kilobyte per second"}, "Mbps": {"megabits per second", "megabit per second"},
+	"Gbps": {"gigabits per second", "gigabit per second"}, "kbps": {"kilobits per second", "kilobit per second"},
 	"°C": {"degrees Celsius", "degree Celsius"}, "°F": {"degrees Fahrenheit", "degree Fahrenheit"},
 }
 
-var unitRe = regexp.MustCompile(`\b(\d+(?:[.,]\d+)?) ?(km/h|kmh|km|cm|mm|kg|mg|lbs|lb|oz|ft|mi|mph|ml|GB|MB|TB|KB|kHz|MHz|GHz|Hz|ms|°C|°F)\b`)
+var unitRe = regexp.MustCompile(`\b(\d+(?:[.,]\d+)?) ?(km/h|kmh|km|cm|mm|kg|mg|lbs|lb|oz|ft|mi|mph|ml|MB/s|GB/s|KB/s|Mbps|Gbps|kbps|GB|MB|TB|KB|kHz|MHz|GHz|Hz|ms|°C|°F)\b`)
 
 func speakUnit(s string) string {
 	m := unitRe.FindStringSubmatch(s)

@@ -83,6 +83,7 @@ func TestNormalize(t *testing.T) {
 		{"dial 123-4567", "dial 1 2 3, 4 5 6 7"},
 		{"10km and 1 kg", "10 kilometers and 1 kilogram"},
 		{"20°C", "20 degrees Celsius"},
+		{"at 10 MB/s", "at 10 megabytes per second"},
 		{"no numbers here", "no numbers here"},
 		{"the 1960s", "the 1960s"},
 	}

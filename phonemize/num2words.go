@@ -131,7 +131,11 @@ func floatWords(s string) string {
 	r := strconv.FormatFloat(f, 'f', -1, 64)
 	ip, fp, _ := strings.Cut(r, ".")
 	if fp == "" {
-		fp = "0"
+		// A whole number written with a decimal point ("3.0") reads as the whole number.
+		if neg {
+			return "minus " + cardinalWords(ip)
+		}
+		return cardinalWords(ip)
 	}
 	out := cardinalWords(ip) + " point"
 	for _, c := range fp {

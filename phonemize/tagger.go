@@ -285,6 +285,16 @@ func (tg tagger) lexical(ts []*token, i int, sentenceStart bool, openQuote *bool
 	if w == "." && attachedBefore && strings.EqualFold(ts[i-1].text, "etc") {
 		return "FW"
 	}
+	if w == "." && attachedBefore && i+1 < len(ts) && tg.lx.has(ts[i-1].text+".") {
+		// An abbreviation the lexicon spells with its period ("No. 5"): the reference's
+		// tagger reads the period as part of the word when the sentence goes on.
+		if r, _ := firstRune(ts[i+1].text); unicode.IsDigit(r) || unicode.IsLower(r) {
+			return "NN"
+		}
+	}
+	if (w == "'" || w == "’") && !attachedBefore && t.ws == "" && i+1 < len(ts) && isDigitByte(ts[i+1].text[0]) {
+		return "NNS" // '90s: an elided century, not a quote
+	}
 	switch w {
 	case ".", "!", "?", "?!", "!!", "!?", "...":
 		return "."

@@ -44,7 +44,9 @@ func init() {
 	add("VBN", "been")
 	add("VBG", "being")
 	add("UH", "oh hello hi yes wow hey okay ok please thanks hmm cheers")
-	add("JJ", "good new old great big small little high low long short young other same own sure ready")
+	add("JJ", "good new old great big small little high low long short young other same own sure ready many much few several")
+	add("JJS", "most least")
+	add("JJR", "more less")
 	add("FW", "etc. etc")
 	add("CD", "hundred thousand million billion trillion zero one two three four five six seven eight "+
 		"nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety dozen")
@@ -88,6 +90,8 @@ func (tg tagger) hasPOSEntry(w string) bool {
 	e, ok := tg.lx.gold[strings.ToLower(w)]
 	return ok && e.pos != nil
 }
+
+var quantifiers = map[string]bool{"most": true, "more": true, "many": true, "much": true, "few": true, "several": true}
 
 var causativeVerbs = map[string]bool{"let": true, "make": true, "made": true, "help": true, "helped": true,
 	"watch": true, "watched": true, "see": true, "saw": true, "have": true, "had": true, "makes": true, "lets": true}
@@ -193,6 +197,8 @@ func (tg tagger) context(ts []*token, i int, starts []bool, verbSeen bool) {
 			switch {
 			case next == nil || isPunctTag(next.tag) || strings.HasPrefix(next.tag, "VB") || next.tag == "MD":
 				t.tag = "DT"
+			case next.tag == "NN":
+				t.tag = "DT" // "that record": a determiner before a singular noun
 			case isNounTag(next.tag) && (prev == nil || !strings.HasPrefix(prev.tag, "VB") && !isNounTag(prev.tag) && prev.tag != "JJ" && prev.tag != "RB"):
 				t.tag = "DT"
 			case prev != nil && (prev.tag == "IN" || prev.tag == "TO"):
@@ -212,13 +218,26 @@ func (tg tagger) context(ts []*token, i int, starts []bool, verbSeen bool) {
 			}
 			return
 		}
-		canVerb := tg.hasVerbReading(lw) || strings.HasPrefix(t.tag, "VB")
+		// A POS-dependent entry keyed only by NOUN (estimate, produce) has its verb reading
+		// as the default, so any such entry can be a verb.
+		canVerb := tg.hasVerbReading(lw) || tg.hasPOSEntry(lw) || strings.HasPrefix(t.tag, "VB")
 		lexJJ := t.tag == "JJ"
 		switch {
 		case prev != nil && (prev.tag == "TO" || prev.tag == "MD"):
 			t.tag = "VB"
 		case prev != nil && (pl == "n't" || pl == "n’t" || pl == "not") && i >= 2 && auxForms[lower(at(ts, i-2))]:
-			t.tag = "VB"
+			switch aux := lower(at(ts, i-2)); {
+			case haveForms[aux]:
+				t.tag = "VBN"
+			case beForms[aux] && strings.HasSuffix(lw, "ing"):
+				t.tag = "VBG"
+			case beForms[aux] && (strings.HasSuffix(lw, "ed") || irregularPast[lw]):
+				t.tag = "VBN"
+			case beForms[aux]:
+				t.tag = "JJ"
+			default:
+				t.tag = "VB"
+			}
 		case pl == "please":
 			t.tag = "VB"
 		case starts[i] && (canVerb || tg.hasPOSEntry(lw)) && next != nil && (next.tag == "DT" || next.tag == "PRP$" || objectPronouns[nl]):
@@ -263,7 +282,7 @@ func (tg tagger) context(ts []*token, i int, starts []bool, verbSeen bool) {
 			}
 		case !verbSeen && prev != nil && prev.tag == "NN" && t.tag == "NNS" && tg.lx.has(strings.TrimSuffix(lw, "s")):
 			t.tag = "VBZ"
-		case !verbSeen && canVerb && prev != nil && isNounTag(prev.tag) && next != nil && (next.tag == "IN" || next.tag == "DT" || next.tag == "RB" || next.tag == "PRP" || next.tag == "PRP$"):
+		case !verbSeen && canVerb && prev != nil && isNounTag(prev.tag) && next != nil && (next.tag == "IN" || next.tag == "DT" || next.tag == "RB" || next.tag == "PRP" || next.tag == "PRP$" || next.tag == "JJS" || quantifiers[nl]):
 			if prev.tag == "NNS" || prev.tag == "NNPS" {
 				t.tag = "VBP"
 			} else {

@@ -1,10 +1,29 @@
 // Package phonemize turns English text into the phoneme strings and token ids that Kokoro-82M
-// was trained on. Its reference is the misaki G2P: gold then silver lexicon lookups with
-// part-of-speech dependent entries, context rules for a few function words, -s/-ed/-ing
-// morphology, number and currency reading, and an espeak-ng (or built-in letter-to-sound)
-// fallback for words no lexicon knows. Output symbols are always in Kokoro v1.0's vocabulary.
+// was trained on. Its reference is misaki 0.9.4 (the G2P Kokoro's own pipeline uses), and the
+// pipeline follows misaki's steps so that the output matches it symbol for symbol:
+//
+//   - normalize: numeric ranges, phone numbers and units after numbers are rewritten as
+//     spoken (the only place the output deliberately differs from misaki, which reads them
+//     poorly); everything else is read the reference's way;
+//   - inline overrides in Markdown link syntax: [Kokoro](/kˈOkəɹO/), [word](-1), [12](#a#);
+//   - tokenize with the reference tokenizer's rules (prefixes, suffixes, infixes and its table
+//     of special cases, tokexceptions.go), then tag with a rule tagger (tagger.go) that
+//     approximates the reference's statistical one where it matters: punctuation, numbers,
+//     proper nouns, the function words with context rules (a, an, am, by, in, I, that, the,
+//     to, used) and the words whose lexicon entry depends on the part of speech;
+//   - look each word up in the gold then silver lexicon with case fallbacks, possessives,
+//     -s/-ed/-ing morphology (with the American flap), acronyms spelled letter by letter, and
+//     numbers, money, years, ordinals and decimals read by the reference's rules; words
+//     written together (well-known, 3:30) are resolved as the reference resolves them;
+//   - words no lexicon knows go to espeak-ng (one long-lived process per dialect, results
+//     cached) mapped to Kokoro's symbols, or, without espeak-ng, to a built-in letter-to-sound
+//     fallback; no word is dropped;
+//   - finally ɾ becomes T and ʔ becomes t (Kokoro v1.0), and any symbol outside the
+//     vocabulary is removed.
 //
 // Chunks splits the phonemes of a long text into model-sized pieces (at most MaxIDs ids each),
-// cutting at sentence ends first, then at clause punctuation, and keeps the first piece small so
-// that a streaming server can send its first audio early.
+// cutting at sentence ends first, then at clause punctuation, then between words, and keeps
+// the first piece small so that a streaming server can send its first audio early.
+//
+// A Phonemizer is safe for concurrent use. Close stops its espeak-ng helpers.
 package phonemize

@@ -158,6 +158,8 @@ def main():
     write_tsv("misaki_corpus.tsv", results)
     heldout = [(d, t, g2ps[d](t)[0]) for d, t in sentences("heldout_sentences.txt", templated=False)]
     write_tsv("misaki_heldout.tsv", heldout)
+    fresh = [(d, t, g2ps[d](t)[0]) for d, t in sentences("fresh_sentences.txt", templated=False)]
+    write_tsv("misaki_fresh.tsv", fresh)
 
     # The reference tokenizer's tokens and tags, so the Go tokenizer and tagger can be checked.
     with open(os.path.join(TESTDATA, "spacy_tags.tsv"), "w", encoding="utf-8") as f:

@@ -497,6 +497,11 @@ func (ss *session) speakOne(u *utterance) {
 // complete tells the client how an utterance ended and records it.
 func (ss *session) complete(u *utterance, st tts.Stats, firstByte time.Time, err error) {
 	err = u.cause(err)
+	// Free the admission slot and the request id before the client hears that the utterance
+	// ended: a closed-loop client sends its next utterance the moment it does, and must not be
+	// refused for a slot this one no longer uses.
+	ss.forget(u)
+	u.release()
 	h := httpError{status: http.StatusOK, outcome: OutcomeOK}
 	if err != nil {
 		h = classify(err, ss.eng.VoiceNames)

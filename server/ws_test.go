@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -388,4 +389,24 @@ func TestWebSocketIdleTimeout(t *testing.T) {
 		t.Errorf("idle session: read returned %v after %v, want closed after about 300 ms", err, time.Since(start))
 	}
 	eventually(t, 2*time.Second, "session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+}
+
+// A closed-loop client at exactly MAX_QUEUE_DEPTH sends its next utterance the moment it reads
+// synthesis_complete; the slot must already be free then.
+func TestWebSocketSlotIsFreeWhenCompleteArrives(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, s *fakeSynth) { c.MaxQueueDepth, s.delay = 1, time.Millisecond })
+	h.waitReady()
+	c := dialWS(t, h)
+	var tr transcript
+	for i := 0; i < 30; i++ {
+		id := fmt.Sprintf("u%d", i)
+		sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: "Next one.", RequestID: id})
+		read(t, c, &tr, func(tr *transcript) bool {
+			return tr.find(api.WSTypeSynthesisComplete, id) != nil || tr.find(api.WSTypeError, id) != nil
+		})
+		if m := tr.find(api.WSTypeError, id); m != nil {
+			t.Fatalf("utterance %d refused right after the previous one completed: %+v", i, m)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -21,8 +22,9 @@ type espeakProc struct {
 
 	mu       sync.Mutex
 	cmd      *exec.Cmd
-	stdin    io.WriteCloser
-	lines    chan string
+	stdin    *os.File
+	stdout   *os.File
+	out      *bufio.Reader
 	sentinel string // the sentinel's phonemes; "" until started
 	broken   bool   // failed to start; use one-shot processes from now on
 }
@@ -57,29 +59,32 @@ func (p *espeakProc) read(text string) (string, error) {
 }
 
 func (p *espeakProc) start() error {
+	// Plain pipes rather than cmd.StdinPipe/StdoutPipe: reads then take deadlines directly,
+	// and no goroutine is left running between requests (tests of packages that use this one
+	// check for leaked goroutines).
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return err
+	}
 	cmd := exec.Command(p.bin, "-q", "--ipa", "--tie=^", "-v", p.voice)
-	stdin, err := cmd.StdinPipe()
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
 	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
+		inW.Close()
+		outR.Close()
 		return fmt.Errorf("start espeak-ng: %w", err)
 	}
-	lines := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	p.cmd, p.stdin, p.lines = cmd, stdin, lines
+	p.cmd, p.stdin, p.stdout, p.out = cmd, inW, outR, bufio.NewReader(outR)
 	// Learn the sentinel's answer from the sentinel alone.
-	if _, err := io.WriteString(stdin, sentinelWord+"\n"); err != nil {
+	if _, err := io.WriteString(inW, sentinelWord+"\n"); err != nil {
 		p.stop()
 		return err
 	}
@@ -93,15 +98,14 @@ func (p *espeakProc) start() error {
 }
 
 func (p *espeakProc) next() (string, error) {
-	select {
-	case l, ok := <-p.lines:
-		if !ok {
-			return "", errEspeakProc
-		}
-		return l, nil
-	case <-time.After(espeakTimeout):
-		return "", fmt.Errorf("espeak-ng timed out: %w", errEspeakProc)
+	if err := p.stdout.SetReadDeadline(time.Now().Add(espeakTimeout)); err != nil {
+		return "", err
 	}
+	line, err := p.out.ReadString('\n')
+	if err != nil {
+		return "", fmt.Errorf("read espeak-ng: %w", errors.Join(err, errEspeakProc))
+	}
+	return strings.TrimRight(line, "\r\n"), nil
 }
 
 func (p *espeakProc) ask(text string) (string, error) {
@@ -127,9 +131,10 @@ func (p *espeakProc) stop() {
 		return
 	}
 	p.stdin.Close()
+	p.stdout.Close()
 	p.cmd.Process.Kill()
 	p.cmd.Wait()
-	p.cmd, p.stdin, p.lines = nil, nil, nil
+	p.cmd, p.stdin, p.stdout, p.out = nil, nil, nil, nil
 }
 
 // Close ends the process.

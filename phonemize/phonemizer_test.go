@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/kokoro-sm/kokoro/internal/assets"
 )
 
@@ -165,4 +167,23 @@ func TestConcurrentUse(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
+}
+
+// TestEspeakLeavesNoGoroutine: callers' tests verify that no goroutine outlives them, so the
+// long-lived espeak-ng helper must not keep one.
+func TestEspeakLeavesNoGoroutine(t *testing.T) {
+	paths := assets.ForTest(t)
+	before := goleak.IgnoreCurrent()
+	p, err := New(Config{LexiconDir: paths.Lexicon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.EspeakPath() == "" {
+		t.Skip("espeak-ng not installed")
+	}
+	if got, err := p.Phonemize("Quokkas and Siobhan.", "en-us"); err != nil || got == "" {
+		t.Fatalf("Phonemize = %q, %v", got, err)
+	}
+	goleak.VerifyNone(t, before)
+	p.Close()
 }

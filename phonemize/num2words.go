@@ -59,23 +59,26 @@ func cardinalWords(digits string) string {
 		}
 		return strings.Join(parts, " ")
 	}
-	var parts []string
+	var out string
 	for i := len(groups) - 1; i >= 0; i-- {
 		g := groups[i]
 		if g == 0 {
 			continue
 		}
-		if i == 0 && g < 100 && len(parts) > 0 {
-			parts = append(parts, "and "+under100(g))
+		if i == 0 && g < 100 && out != "" {
+			out += " and " + under100(g) // "one thousand and five": no comma before "and"
 			continue
 		}
 		p := under1000(g)
 		if i > 0 {
 			p += " " + scales[i]
 		}
-		parts = append(parts, p)
+		if out != "" {
+			out += ", "
+		}
+		out += p
 	}
-	return strings.Join(parts, ", ")
+	return out
 }
 
 func cardinalInt(n int) string { return cardinalWords(strconv.Itoa(n)) }

@@ -9,6 +9,9 @@ DIALECT<TAB>TEXT<TAB>PHONEMES. The script also times misaki on the same sentence
 first 25 characters of each, and writes phonemize/testdata/misaki_timing.json so that the Go
 benchmark can be compared with it on the same machine.
 
+With --units it writes phonemize/testdata/reference_units.json: the reference's sub-token
+splitting and num2words readings (cardinal, ordinal, year, decimal) for unit tests.
+
 With --tokenizer-exceptions it instead regenerates phonemize/tokexceptions.go, the table of
 special-case tokens (abbreviations that keep their period, contractions and how they split)
 that the Go tokenizer shares with the reference's tokenizer.
@@ -140,7 +143,35 @@ def write_tsv(name, results):
             f.write(f"{d}\t{text}\t{ps}\n")
 
 
+def write_reference_units():
+    import regex
+    from num2words import num2words
+    # The sub-token pattern misaki 0.9.4 applies (en.py, SUBTOKEN_REGEX).
+    from misaki.en import subtokenize
+    words = ["don't", "O'Neil", "rock'n'roll", "McDonald's", "iPhone", "HTMLParser", "XMLHttpRequest",
+             "well-known", "3:30", "1,000.50", ".5", "-5", "5-10", "-.5", "1,,2", "a_b__c", "''quoted''",
+             "'90s", "students'", "$5.99", "e.g.", "U.S.A.", "camelCaseWord", "ABCdef", "aB", "Ab", "x",
+             "über-Straße", "l'été", "2nd", "10km", "C++", "#hashtag", "@user", "a.b.c", "1.2.3", "--",
+             "’tis", "it’s", "–", "…", "A1B2", "i18n"]
+    rng = random.Random(7)
+    nums = list(range(0, 2101)) + [rng.randint(2101, 10**12) for _ in range(300)]
+    out = {
+        "subtokenize": {w: subtokenize(w) for w in words},
+        "cardinal": {str(n): num2words(n) for n in nums},
+        "ordinal": {str(n): num2words(n, to="ordinal") for n in nums[:1200]},
+        "year": {str(n): num2words(n, to="year") for n in range(1000, 2100)},
+        "float": {s: num2words(float(s)) for s in ["3.14", "0.5", "2.0", "10.25", "1.05", "100.001", "3.50", "0.001", "12.3", "7.0"]},
+    }
+    with open(os.path.join(TESTDATA, "reference_units.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f, ensure_ascii=False, indent=0)
+        f.write("\n")
+
+
 def main():
+    if "--units" in sys.argv[1:]:
+        load_spacy_model()
+        write_reference_units()
+        return
     if "--tokenizer-exceptions" in sys.argv[1:]:
         write_tokenizer_exceptions()
         return

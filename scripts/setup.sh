@@ -56,18 +56,50 @@ pip_fetch() {
   printf '%s' "$out"
 }
 
-# --- ONNX Runtime (CPU) from onnxruntime-node -----------------------------------------------
-ORT_SO_SHA=ffb75a925ba05e47b235bb66e3e3911714a80b328a9c9425539feb204aa32a23
-if ! sha_ok "$assets/lib/libonnxruntime.so.1" "$ORT_SO_SHA"; then
-  tgz=$(npm_fetch onnxruntime-node 1.30.0 6e3390d6b783e7be946fad629292799da28d0b42f84856e50d2c1b0383291e75)
-  tmp=$(mktemp -d)
-  tar -xzf "$tgz" -C "$tmp" package/bin/napi-v6/linux/x64/libonnxruntime.so.1
-  mv "$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" "$assets/lib/libonnxruntime.so.1"
-  rm -rf "$tmp"
-fi
+# --- ONNX Runtime (CPU) ------------------------------------------------------------------------
+# Default: the C library inside the PyPI wheel onnxruntime 1.32.0 (capi/libonnxruntime.so.1.32.0,
+# which needs nothing from Python). It runs the int8 Kokoro model about 2x faster on CPU than the
+# 1.30.0 build in the npm package onnxruntime-node, which KOKORO_ORT_SOURCE=npm selects instead.
+ort_source=${KOKORO_ORT_SOURCE:-pypi}
+case "$ort_source" in
+  pypi)
+    ORT_SO_SHA=6c1585d1bbf45b0712ea4a21b705c5fcb4ba04ff2e30f1fbf81a49faf658638f
+    ORT_WHEEL=onnxruntime-1.32.0-cp311-cp311-manylinux_2_28_x86_64.whl
+    if ! sha_ok "$assets/lib/libonnxruntime.so.1" "$ORT_SO_SHA"; then
+      out="$cache/$ORT_WHEEL"
+      if ! sha_ok "$out" 5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d; then
+        command -v python3 >/dev/null || die "python3 with pip is needed to fetch onnxruntime"
+        log "fetching PyPI package onnxruntime==1.32.0"
+        # The wheel is pinned by platform so every host gets the same file; only its C library is used.
+        python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+          --platform manylinux_2_28_x86_64 -d "$cache" onnxruntime==1.32.0 >/dev/null
+      fi
+      verify "$out" 5a34fc4dfeb5a7b4a74c95dcba1e773d722abda720b474edf1b0c419dc6d163d
+      tmp=$(mktemp -d)
+      python3 - "$out" "$tmp" <<'PY'
+import sys, zipfile
+zipfile.ZipFile(sys.argv[1]).extract("onnxruntime/capi/libonnxruntime.so.1.32.0", sys.argv[2])
+PY
+      mv "$tmp/onnxruntime/capi/libonnxruntime.so.1.32.0" "$assets/lib/libonnxruntime.so.1"
+      rm -rf "$tmp"
+    fi
+    ORT_VERSION=1.32.0 ;;
+  npm)
+    ORT_SO_SHA=ffb75a925ba05e47b235bb66e3e3911714a80b328a9c9425539feb204aa32a23
+    if ! sha_ok "$assets/lib/libonnxruntime.so.1" "$ORT_SO_SHA"; then
+      tgz=$(npm_fetch onnxruntime-node 1.30.0 6e3390d6b783e7be946fad629292799da28d0b42f84856e50d2c1b0383291e75)
+      tmp=$(mktemp -d)
+      tar -xzf "$tgz" -C "$tmp" package/bin/napi-v6/linux/x64/libonnxruntime.so.1
+      mv "$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" "$assets/lib/libonnxruntime.so.1"
+      rm -rf "$tmp"
+    fi
+    ORT_VERSION=1.30.0 ;;
+  *) die "unknown KOKORO_ORT_SOURCE=$ort_source (pypi | npm)" ;;
+esac
 verify "$assets/lib/libonnxruntime.so.1" "$ORT_SO_SHA"
+chmod 0755 "$assets/lib/libonnxruntime.so.1"
 ln -sf libonnxruntime.so.1 "$assets/lib/libonnxruntime.so"
-log "onnxruntime 1.30.0 ok"
+log "onnxruntime $ORT_VERSION ok (from $ort_source)"
 
 # --- ONNX Runtime with CUDA (optional) -------------------------------------------------------
 # The GPU build ships in the Maven artifact com.microsoft.onnxruntime:onnxruntime_gpu, whose jar

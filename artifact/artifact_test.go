@@ -209,7 +209,7 @@ func TestRoundTrip(t *testing.T) {
 func TestWriteFillsDefaultsWithoutMutating(t *testing.T) {
 	t.Parallel()
 	q := &Qmax{
-		Target: Target{Kind: TargetLocal, Transport: TransportHTTP, Model: "kokoro-82m", Host: "h", Build: "b"},
+		Header: Header{Target: Target{Kind: TargetLocal, Transport: TransportHTTP, Model: "kokoro-82m", Host: "h", Build: "b"}},
 		SLOms:  3000, QMax: 4,
 		Steps: []Rung{{Concurrency: 1, OK: 10, Completed: 10}},
 	}

@@ -42,14 +42,9 @@ type LadderConfig struct {
 // Qmax is the result of `kokoro bench qmax`: the closed-loop concurrency ladder and the Q_max
 // derived from it.
 type Qmax struct {
-	SchemaVersion int          `json:"schema_version"`
-	Kind          string       `json:"kind"` // KindQmax
-	Provenance    Provenance   `json:"provenance"`
-	Target        Target       `json:"target"`
-	Fingerprint   string       `json:"fingerprint"`
-	Slug          string       `json:"slug"`
-	SLOms         float64      `json:"slo_ms"`
-	Config        LadderConfig `json:"config"`
+	Header              // kind KindQmax
+	SLOms  float64      `json:"slo_ms"`
+	Config LadderConfig `json:"config"`
 
 	// QMax is the highest usable rung with p95 TTFAB ≤ SLO, the minimum over runs; 0 when no
 	// rung met the SLO.

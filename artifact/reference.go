@@ -113,20 +113,22 @@ func (r *refQmax) convert() *Qmax {
 		runID = r.Provenance.RunID
 	}
 	q := &Qmax{
-		SchemaVersion: SchemaVersion,
-		Kind:          KindQmax,
-		Provenance: Provenance{
-			CreatedAt:    parseRefTime(r.Provenance.MeasuredAt),
-			Tool:         FormatTTSBench,
-			SourceFormat: FormatTTSBench,
-			Origin:       r.Provenance.Origin,
-			RunID:        runID,
-			Note:         r.Provenance.Note,
+		Header: Header{
+			SchemaVersion: SchemaVersion,
+			Kind:          KindQmax,
+			Provenance: Provenance{
+				CreatedAt:    parseRefTime(r.Provenance.MeasuredAt),
+				Tool:         FormatTTSBench,
+				SourceFormat: FormatTTSBench,
+				Origin:       r.Provenance.Origin,
+				RunID:        runID,
+				Note:         r.Provenance.Note,
+			},
+			Target:      t,
+			Fingerprint: t.Fingerprint(),
+			Slug:        t.Slug(),
 		},
-		Target:      t,
-		Fingerprint: t.Fingerprint(),
-		Slug:        t.Slug(),
-		SLOms:       r.SLOms,
+		SLOms: r.SLOms,
 		Config: LadderConfig{
 			HoldS:          r.HoldS,
 			MeasureWindowS: r.MeasureWindowS,
@@ -211,17 +213,19 @@ func (r *refTTotal) convert() (*TTotal, error) {
 	t := refTarget(r.ModelName, r.Endpoint, "", r.DeployedConfig)
 	t.Transport = NormalizeTransport(r.Transport)
 	out := &TTotal{
-		SchemaVersion: SchemaVersion,
-		Kind:          KindTTotal,
-		Provenance: Provenance{
-			Tool:         FormatTTSBench,
-			SourceFormat: FormatTTSBench,
-			Origin:       "measured",
-			RunID:        r.RunID,
+		Header: Header{
+			SchemaVersion: SchemaVersion,
+			Kind:          KindTTotal,
+			Provenance: Provenance{
+				Tool:         FormatTTSBench,
+				SourceFormat: FormatTTSBench,
+				Origin:       "measured",
+				RunID:        r.RunID,
+			},
+			Target:      t,
+			Fingerprint: t.Fingerprint(),
+			Slug:        t.Slug(),
 		},
-		Target:          t,
-		Fingerprint:     t.Fingerprint(),
-		Slug:            t.Slug(),
 		Trigger:         r.Trigger,
 		MeasuredS:       r.TTotalS,
 		PolicyLagBoundS: r.PolicyLagBoundS,

@@ -25,6 +25,16 @@ const (
 	TransportSageMakerBidi   = "sagemaker-bidi"
 )
 
+// Header opens every artifact: what it is, where it came from and what it measured.
+type Header struct {
+	SchemaVersion int        `json:"schema_version"`
+	Kind          string     `json:"kind"`
+	Provenance    Provenance `json:"provenance"`
+	Target        Target     `json:"target"`
+	Fingerprint   string     `json:"fingerprint"`
+	Slug          string     `json:"slug"`
+}
+
 // Provenance records when, by what and how an artifact was produced.
 type Provenance struct {
 	CreatedAt time.Time `json:"created_at"`

@@ -19,12 +19,7 @@ const (
 
 // TTotal is the result of `kokoro bench ttotal`: a timed forced scale-out.
 type TTotal struct {
-	SchemaVersion int        `json:"schema_version"`
-	Kind          string     `json:"kind"` // KindTTotal
-	Provenance    Provenance `json:"provenance"`
-	Target        Target     `json:"target"`
-	Fingerprint   string     `json:"fingerprint"`
-	Slug          string     `json:"slug"`
+	Header // kind KindTTotal
 	// Trigger is how the scale-out was caused, e.g. "force-desired" (DesiredInstanceCount+1
 	// under a scaling freeze) or "load" (the policy reacting to load).
 	Trigger string `json:"trigger"`

@@ -69,21 +69,7 @@ func writeAtomic(path string, data []byte) error {
 
 func (q *Qmax) complete() (Artifact, error) {
 	c := *q
-	if c.SchemaVersion == 0 {
-		c.SchemaVersion = SchemaVersion
-	}
-	if c.Kind == "" {
-		c.Kind = KindQmax
-	}
-	if c.Fingerprint == "" {
-		c.Fingerprint = c.Target.Fingerprint()
-	}
-	if c.Slug == "" {
-		c.Slug = c.Target.Slug()
-	}
-	if c.Provenance.SourceFormat == "" {
-		c.Provenance.SourceFormat = FormatKokoro
-	}
+	c.fill(KindQmax)
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -92,23 +78,28 @@ func (q *Qmax) complete() (Artifact, error) {
 
 func (t *TTotal) complete() (Artifact, error) {
 	c := *t
-	if c.SchemaVersion == 0 {
-		c.SchemaVersion = SchemaVersion
-	}
-	if c.Kind == "" {
-		c.Kind = KindTTotal
-	}
-	if c.Fingerprint == "" {
-		c.Fingerprint = c.Target.Fingerprint()
-	}
-	if c.Slug == "" {
-		c.Slug = c.Target.Slug()
-	}
-	if c.Provenance.SourceFormat == "" {
-		c.Provenance.SourceFormat = FormatKokoro
-	}
+	c.fill(KindTTotal)
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	return &c, nil
+}
+
+// fill sets the header fields a writer may leave empty.
+func (h *Header) fill(kind string) {
+	if h.SchemaVersion == 0 {
+		h.SchemaVersion = SchemaVersion
+	}
+	if h.Kind == "" {
+		h.Kind = kind
+	}
+	if h.Fingerprint == "" {
+		h.Fingerprint = h.Target.Fingerprint()
+	}
+	if h.Slug == "" {
+		h.Slug = h.Target.Slug()
+	}
+	if h.Provenance.SourceFormat == "" {
+		h.Provenance.SourceFormat = FormatKokoro
+	}
 }

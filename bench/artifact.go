@@ -14,11 +14,13 @@ func (r *Report) Artifact(target artifact.Target, prov artifact.Provenance, unbo
 	cfg := r.Config
 	target.Transport = r.Transport
 	q := &artifact.Qmax{
-		SchemaVersion: artifact.SchemaVersion,
-		Kind:          artifact.KindQmax,
-		Provenance:    prov,
-		Target:        target,
-		SLOms:         ms(cfg.SLO),
+		Header: artifact.Header{
+			SchemaVersion: artifact.SchemaVersion,
+			Kind:          artifact.KindQmax,
+			Provenance:    prov,
+			Target:        target,
+		},
+		SLOms: ms(cfg.SLO),
 		Config: artifact.LadderConfig{
 			HoldS: cfg.Hold.Seconds(), MeasureWindowS: cfg.MeasureWindow.Seconds(), SettleS: cfg.Settle.Seconds(),
 			Runs: cfg.Runs, Seed: int64(cfg.Seed), Ladder: append([]int(nil), cfg.Ladder...),

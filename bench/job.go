@@ -38,7 +38,7 @@ type QmaxOutputs struct {
 func (j *QmaxJob) Paths() QmaxOutputs {
 	t := j.Target
 	t.Transport = j.Ladder.Transport.Name()
-	q := artifact.Qmax{Target: t, Slug: t.Slug()}
+	q := artifact.Qmax{Header: artifact.Header{Target: t, Slug: t.Slug()}}
 	stem := strings.TrimSuffix(q.FileName(), ".json")
 	return QmaxOutputs{
 		Artifact: filepath.Join(j.OutDir, stem+".json"),

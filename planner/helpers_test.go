@@ -11,11 +11,13 @@ import (
 // request in flight (3100 ms at 60 breaks the 3000 ms SLO: Q_max 50, bracketed).
 func parallelQmax(runs int) *artifact.Qmax {
 	q := &artifact.Qmax{
-		SchemaVersion: artifact.SchemaVersion,
-		Kind:          artifact.KindQmax,
-		Provenance:    artifact.Provenance{Tool: "kokoro", SourceFormat: artifact.FormatKokoro},
-		Target: artifact.Target{Kind: artifact.TargetSageMaker, Transport: artifact.TransportSageMakerStream,
-			Model: "kokoro-82m", Endpoint: "ep", InstanceType: "ml.g6.xlarge", ImageDigest: "sha256:0123456789abcdef"},
+		Header: artifact.Header{
+			SchemaVersion: artifact.SchemaVersion,
+			Kind:          artifact.KindQmax,
+			Provenance:    artifact.Provenance{Tool: "kokoro", SourceFormat: artifact.FormatKokoro},
+			Target: artifact.Target{Kind: artifact.TargetSageMaker, Transport: artifact.TransportSageMakerStream,
+				Model: "kokoro-82m", Endpoint: "ep", InstanceType: "ml.g6.xlarge", ImageDigest: "sha256:0123456789abcdef"},
+		},
 		SLOms:  3000,
 		Config: artifact.LadderConfig{HoldS: 240, MeasureWindowS: 60, SettleS: 30, Runs: runs, Ladder: []int{1, 10, 20, 30, 40, 50, 60}},
 		QMax:   50, QMaxBracketed: true,
@@ -47,9 +49,12 @@ func parallelQmax(runs int) *artifact.Qmax {
 func ttotalFor(q *artifact.Qmax) *artifact.TTotal {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	return &artifact.TTotal{
-		SchemaVersion: artifact.SchemaVersion, Kind: artifact.KindTTotal,
-		Provenance: artifact.Provenance{Tool: "kokoro", SourceFormat: artifact.FormatKokoro},
-		Target:     q.Target, Fingerprint: q.Fingerprint, Slug: q.Slug, Trigger: "force-desired",
+		Header: artifact.Header{
+			SchemaVersion: artifact.SchemaVersion, Kind: artifact.KindTTotal,
+			Provenance: artifact.Provenance{Tool: "kokoro", SourceFormat: artifact.FormatKokoro},
+			Target:     q.Target, Fingerprint: q.Fingerprint, Slug: q.Slug,
+		},
+		Trigger: "force-desired",
 		Stages: []artifact.Stage{
 			{Name: artifact.StageDesiredSet, At: t0},
 			{Name: artifact.StageInService, At: t0.Add(150 * time.Second)},

@@ -99,6 +99,9 @@ func rungArtifact(epoch time.Time, step int, s RungStats, slo time.Duration) art
 		UnusableReason:  strings.Join(s.Unusable, ","),
 		CapacityChanged: has(s.Unusable, ReasonCapacityChanged),
 		CWRatio:         s.ConcurrencyRatio,
+
+		ServerConcurrencyMean: s.ServerInFlightMean,
+		ServerConcurrencyPeak: s.ServerInFlightPeak,
 	}
 	for o, n := range s.Outcomes {
 		out.OutcomeCounts[string(o)] = n

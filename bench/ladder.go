@@ -242,6 +242,7 @@ func (r *runner) rung(ctx context.Context, run, n int, picker *textPicker) (Rung
 	}
 	s := agg.Close()
 	s.Started = started
+	s.HoldStartedAt = t0
 	s.CapacityBefore = capBefore
 	s.Interrupts = interrupted
 	if !interrupted {

@@ -51,6 +51,7 @@ func Recompute(q *artifact.Qmax, results []Result) ([]RunSummary, error) {
 				s.CapacityBefore, s.CapacityAfter = step.InstanceCounts[0], step.InstanceCounts[1]
 			}
 			s.ConcurrencyRatio = step.CWRatio
+			s.ServerInFlightMean, s.ServerInFlightPeak = step.ServerConcurrencyMean, step.ServerConcurrencyPeak
 			s.Judge()
 			rungs = append(rungs, s)
 		}

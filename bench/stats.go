@@ -50,7 +50,10 @@ type RungStats struct {
 	Run     int           `json:"run"`
 	N       int           `json:"concurrency"`
 	Started time.Duration `json:"started_ns"` // when the hold began, from the ladder's epoch
-	Window  Window        `json:"window"`
+	// HoldStartedAt is the wall-clock start of the hold, from which Window counts; zero in
+	// statistics recomputed from raw results.
+	HoldStartedAt time.Time `json:"hold_started_at,omitzero"`
+	Window        Window    `json:"window"`
 
 	Requests int             `json:"requests"` // dispatched inside the window, cancelled excluded
 	OK       int             `json:"ok"`
@@ -79,6 +82,10 @@ type RungStats struct {
 	// ConcurrencyRatio is filled by a hook that reads the server side's view of concurrency
 	// (CloudWatch ConcurrentRequestsPerModel ÷ client mean in-flight); 0 when unknown.
 	ConcurrencyRatio float64 `json:"concurrency_ratio,omitempty"`
+	// ServerInFlightMean/Peak are the server's own count of requests in the system over the
+	// window, filled by a hook that samples it (ServerGauge); 0 when not sampled.
+	ServerInFlightMean float64 `json:"server_inflight_mean,omitempty"`
+	ServerInFlightPeak float64 `json:"server_inflight_peak,omitempty"`
 
 	Usable     bool     `json:"usable"`
 	Unusable   []string `json:"unusable_reasons,omitempty"`

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,6 +44,7 @@ type qmaxFlags struct {
 	voice                      string
 	speed                      float64
 	dryRun, self, timestamp    bool
+	serverMetrics              string
 	requestTimeout             time.Duration
 	modelName, serverBuild     string
 	modelID                    string
@@ -79,6 +81,7 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.StringVar(&f.voice, "voice", "", "voice to request (default: the server's)")
 	fl.Float64Var(&f.speed, "speed", 0, "speed to request, 0.5–2.0 (default: the server's)")
 	fl.StringVar(&f.out, "out", ".", "directory for the artifact, raw results and plot")
+	fl.StringVar(&f.serverMetrics, "server-metrics", "", "Prometheus endpoint whose kokoro_requests_in_flight gauge gives the server's view of concurrency per rung (default: <url>/metrics; off to disable)")
 	fl.BoolVar(&f.timestamp, "send-timestamp", false, "http: send request_timestamp so the server's staleness check (408) applies")
 	fl.DurationVar(&f.requestTimeout, "request-timeout", 65*time.Second, "longest a single request may take before it counts as a transport error")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the schedule and the wall-clock estimate; touch no network")
@@ -189,6 +192,21 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		UnboundedQueue: f.self && f.maxQueueDepth == 0,
 		OutDir:         f.out,
 		Out:            stdout,
+	}
+	if f.serverMetrics != "off" {
+		g := &bench.ServerGauge{URL: f.serverMetrics}
+		if g.URL == "" {
+			g.URL = strings.TrimRight(baseURL, "/") + "/metrics"
+		}
+		if _, err := g.Scrape(ctx); err != nil {
+			fmt.Fprintf(stderr, "note: no server-side concurrency (%v); thresholds will assume it equals the client's\n", err)
+		} else {
+			gctx, stopGauge := context.WithCancel(ctx)
+			gdone := make(chan struct{})
+			go func() { g.Run(gctx); close(gdone) }()
+			defer func() { stopGauge(); <-gdone }()
+			job.Ladder.Hooks.AfterRung = g.AfterRung
+		}
 	}
 	live := benchIsTerminal(stderr)
 	job.Ladder.OnProgress = func(p bench.Progress) {

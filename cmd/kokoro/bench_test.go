@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/internal/assets"
+)
+
+// The quick way to size a machine, end to end on the real model: bench --self writes an
+// artifact, raw results and a plot, and plan turns the artifact into a policy.
+func TestBenchSelfThenPlan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real model: skipped in -short")
+	}
+	a := assets.ForTest(t)
+	out := t.TempDir()
+	log, err := runKokoro(t, "bench", "qmax", "--self", "--ladder", "1,2", "--hold", "8s", "--measure-window", "6s",
+		"--settle", "0s", "--slo-ms", "20000", "--out", out, "--provider", "cpu", "--threads", "2",
+		"--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log)
+	}
+	arts, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-http-local-*.json"))
+	pngs, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-http-local-*.png"))
+	raws, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-http-local-*.jsonl"))
+	if len(arts) != 1 || len(pngs) != 1 || len(raws) != 1 {
+		t.Fatalf("outputs: %v %v %v\n%s", arts, pngs, raws, log)
+	}
+	q, err := artifact.ReadQmax(arts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Steps) != 2 || q.Partial {
+		t.Fatalf("%d rungs, partial %v", len(q.Steps), q.Partial)
+	}
+	for _, r := range q.Steps {
+		if r.OK == 0 || r.TTFABP95Ms <= 0 {
+			t.Errorf("rung %d: %d ok, p95 %.0f ms", r.Concurrency, r.OK, r.TTFABP95Ms)
+		}
+		// The in-process server's own in-flight gauge was sampled: it agrees with the closed
+		// loop's N within what the moments between requests take away.
+		if r.ServerConcurrencyMean < 0.5*float64(r.Concurrency) || r.ServerConcurrencyMean > float64(r.Concurrency)+0.01 {
+			t.Errorf("rung %d: server in-flight mean %.2f", r.Concurrency, r.ServerConcurrencyMean)
+		}
+	}
+	planDir := filepath.Join(out, "plan")
+	rep, err := runKokoro(t, "plan", "--qmax", arts[0], "--assume-t-total", "120", "--peak-rps", "5", "--trough-rps", "1", "--out", planDir)
+	if err != nil {
+		if e, ok := err.(*exitError); !ok || e.code != 1 {
+			t.Fatalf("plan: %v\n%s", err, rep)
+		}
+	}
+	for _, f := range []string{"plan.json", "report.txt"} {
+		if _, err := os.Stat(filepath.Join(planDir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if !strings.Contains(rep, "Q_max") || !strings.Contains(rep, "threshold_units") {
+		t.Errorf("report:\n%s", rep)
+	}
+}

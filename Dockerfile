@@ -1,9 +1,11 @@
 # The SageMaker image (GPU). SageMaker starts it as `docker run IMAGE serve`.
 #
-#   KOKORO_ORT_GPU=1 make setup      # assets, plus ONNX Runtime with the CUDA provider
+#   KOKORO_ORT_GPU=1 KOKORO_MODEL_VARIANT=fp32 make setup   # assets, ONNX Runtime with CUDA
 #   docker build -t kokoro .
 #
 # The image carries the assets installed by scripts/setup.sh, so it starts without network.
+# Use a float model on GPU (fp32 or fp16): the int8 export's dynamically quantized convolutions
+# have no CUDA kernels and would run on the CPU.
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./

@@ -193,6 +193,9 @@ func (m *Model) Slots() int { return len(m.sessions) }
 // style is the voice row for len(ids), speed scales durations. It returns mono float32 PCM at
 // 24 kHz. Cancelling ctx terminates the run inside ONNX Runtime.
 func (m *Model) Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if slot < 0 || slot >= len(m.sessions) {
 		return nil, fmt.Errorf("%w: %d of %d", ErrSlot, slot, len(m.sessions))
 	}

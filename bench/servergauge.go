@@ -45,6 +45,9 @@ func (g *ServerGauge) Run(ctx context.Context) {
 	defer t.Stop()
 	for {
 		v, err := g.Scrape(ctx)
+		if ctx.Err() != nil {
+			return // a scrape cut short by the end of the ladder is not a failure
+		}
 		g.mu.Lock()
 		if err != nil {
 			g.lastErr = err

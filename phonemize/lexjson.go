@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // parseDict reads a lexicon file: one JSON object whose values are strings or objects of
@@ -19,10 +20,7 @@ func parseDict(data string) (map[string]entry, error) {
 		return nil, p.fail("expected {")
 	}
 	p.ws()
-	if p.eat('}') {
-		return d, nil
-	}
-	for {
+	for !p.eat('}') {
 		p.ws()
 		k, err := p.str()
 		if err != nil {
@@ -78,11 +76,15 @@ func parseDict(data string) (map[string]entry, error) {
 		}
 		d[k] = e
 		p.ws()
-		if p.eat('}') {
-			break
+		if p.peek('}') {
+			continue
 		}
 		if !p.eat(',') {
 			return nil, p.fail("expected , or }")
+		}
+		p.ws()
+		if p.peek('}') {
+			return nil, p.fail("trailing comma")
 		}
 	}
 	p.ws()
@@ -133,6 +135,10 @@ func (p *jsonScan) str() (string, error) {
 		return "", errUnusualJSON
 	}
 	v := p.s[p.i : p.i+j]
+	// encoding/json rejects control characters and replaces invalid UTF-8; leave both to it.
+	if !utf8.ValidString(v) || strings.IndexFunc(v, func(r rune) bool { return r < 0x20 }) >= 0 {
+		return "", errUnusualJSON
+	}
 	p.i += j + 1
 	return v, nil
 }

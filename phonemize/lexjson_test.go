@@ -34,3 +34,23 @@ func TestParseDictMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// Whatever the fast lexicon reader accepts, encoding/json reads the same way.
+func FuzzParseDict(f *testing.F) {
+	f.Add(`{"a": "ˈA", "read": {"DEFAULT": "ɹˈid", "VBD": "ɹˈɛd", "NOUN": null}}`)
+	f.Add(`{"x":"y","x":"z"}`)
+	f.Add(`{"a": {"NOUN": "x"}}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		fast, err := parseDict(doc)
+		if err != nil {
+			return
+		}
+		slow, err := decodeDict([]byte(doc))
+		if err != nil {
+			t.Fatalf("parseDict accepted %q, encoding/json says %v", doc, err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("parseDict(%q) = %v, encoding/json gives %v", doc, fast, slow)
+		}
+	})
+}

@@ -175,3 +175,23 @@ func FuzzNpyHeader(f *testing.F) {
 		}
 	})
 }
+
+// Voice files come from users' directories: no byte sequence may crash the loader, and what
+// it accepts is always a full pack.
+func FuzzParseVoiceFiles(f *testing.F) {
+	f.Add(zipOf(f, map[string][]byte{"v/data/0": fakePack(1)}))
+	f.Add(zipOf(f, map[string][]byte{"bf_x.npy": npy(fakePack(2))}))
+	f.Add([]byte("PK\x03\x04"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if p, err := ParsePtPack(b); err == nil && len(p) != PackRows*StyleDim {
+			t.Fatalf(".pt pack of %d values", len(p))
+		}
+		if m, err := ParseNpzPacks(b); err == nil {
+			for n, p := range m {
+				if len(p) != PackRows*StyleDim {
+					t.Fatalf(".npz voice %s has %d values", n, len(p))
+				}
+			}
+		}
+	})
+}

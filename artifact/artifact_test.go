@@ -284,3 +284,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Two local runs of one build on one host with different server settings measure different
+// things, so they must not share a fingerprint.
+func TestLocalFingerprintCoversServerConfiguration(t *testing.T) {
+	t.Parallel()
+	a := Target{Kind: TargetLocal, Model: "kokoro-82m", Host: "h", Build: "b", ContainerEnv: map[string]string{"SLOTS": "1"}}
+	b := a
+	b.ContainerEnv = map[string]string{"SLOTS": "2"}
+	if a.Fingerprint() == b.Fingerprint() {
+		t.Fatal("SLOTS=1 and SLOTS=2 share a fingerprint")
+	}
+	if a.Slug() != b.Slug() {
+		t.Fatal("the slug names host, build and model only (SPEC §4)")
+	}
+}

@@ -94,11 +94,13 @@ type Target struct {
 	Model     string `json:"model"` // model name used in file names, e.g. "kokoro-82m"
 
 	// SageMaker.
-	Endpoint     string            `json:"endpoint,omitempty"`
-	Variant      string            `json:"variant,omitempty"`
-	Region       string            `json:"region,omitempty"`
-	InstanceType string            `json:"instance_type,omitempty"`
-	ImageDigest  string            `json:"image_digest,omitempty"`
+	Endpoint     string `json:"endpoint,omitempty"`
+	Variant      string `json:"variant,omitempty"`
+	Region       string `json:"region,omitempty"`
+	InstanceType string `json:"instance_type,omitempty"`
+	ImageDigest  string `json:"image_digest,omitempty"`
+	// ContainerEnv is the server's configuration: the endpoint's container environment, or
+	// the settings of a --self server (slots, threads, …). Part of the fingerprint for both.
 	ContainerEnv map[string]string `json:"container_env,omitempty"`
 
 	// Local (fingerprint inputs).
@@ -117,14 +119,14 @@ func (t Target) Fingerprint() string {
 		fmt.Fprintf(&b, "local\nhost=%s\nbuild=%s\nmodel=%s\n", t.Host, t.Build, t.localModel())
 	} else {
 		fmt.Fprintf(&b, "sagemaker\ninstance_type=%s\nimage_digest=%s\n", t.InstanceType, digestHex(t.ImageDigest))
-		keys := make([]string, 0, len(t.ContainerEnv))
-		for k := range t.ContainerEnv {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(&b, "env %s=%s\n", k, t.ContainerEnv[k])
-		}
+	}
+	keys := make([]string, 0, len(t.ContainerEnv))
+	for k := range t.ContainerEnv {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "env %s=%s\n", k, t.ContainerEnv[k])
 	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:])

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -154,6 +155,15 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 			}
 		}()
 		baseURL = u
+		// The server's configuration decides Q_max as much as the machine does: it goes into
+		// the fingerprint the way a SageMaker endpoint's container environment does.
+		target.ContainerEnv = map[string]string{
+			"SLOTS":               strconv.Itoa(f.engine.Slots),
+			"THREADS":             strconv.Itoa(f.engine.Threads),
+			"PROVIDER":            f.engine.Provider,
+			"MAX_QUEUE_DEPTH":     strconv.Itoa(f.maxQueueDepth),
+			"FIRST_CHUNK_MAX_IDS": strconv.Itoa(f.engine.FirstChunkMaxIDs),
+		}
 		target.Build = prov.Build
 		if target.Build == "" {
 			target.Build = version

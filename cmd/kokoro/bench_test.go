@@ -34,6 +34,9 @@ func TestBenchSelfThenPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if q.Target.ContainerEnv["SLOTS"] != "1" || q.Target.ContainerEnv["THREADS"] != "2" {
+		t.Errorf("server configuration not recorded: %v", q.Target.ContainerEnv)
+	}
 	if len(q.Steps) != 2 || q.Partial {
 		t.Fatalf("%d rungs, partial %v", len(q.Steps), q.Partial)
 	}

@@ -38,7 +38,7 @@ test-short:
 	$(GO) test -short ./...
 
 bench: setup
-	KOKORO_REQUIRE_ASSETS=1 $(GO) test -run '^$$' -bench . -benchtime 5x ./model/ ./tts/ ./phonemize/
+	KOKORO_REQUIRE_ASSETS=1 $(GO) test -run '^$$' -bench . -benchtime 5x ./model/ ./phonemize/ ./server/ ./planner/
 
 clean:
 	rm -rf bin

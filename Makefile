@@ -6,14 +6,14 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export CGO_ENABLED := 1
 
-.PHONY: help setup build run test test-short bench vet fmt clean
+.PHONY: help setup build run test test-short bench vet clean
 
 help:
 	@echo "make setup   fetch and verify runtime assets into ./assets (cached in ~/.cache/kokoro)"
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
 	@echo "make test    setup + vet + every test with -race, the real model included"
-	@echo "make bench   real-model benchmarks (real-time factor, phonemizer speed)"
+	@echo "make bench   benchmarks: real-time factor, phonemizer speed, server TTFAB, planner"
 
 setup:
 	@bash scripts/setup.sh

@@ -52,7 +52,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	if speed == 0 {
 		speed = 1
 	}
-	chunks, err := e.ph.Chunks(req.Text, phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs})
+	chunks, err := e.ph.Chunks(req.Text, phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, MaxIDs: e.cfg.MaxChunkIDs})
 	if err != nil {
 		return st, fmt.Errorf("phonemize: %w", err)
 	}

@@ -261,3 +261,26 @@ func TestCloseFailsQueuedWork(t *testing.T) {
 		t.Fatalf("after close: %v", err)
 	}
 }
+
+// optionsPhonemizer records the options the engine asks for.
+type optionsPhonemizer struct {
+	splitPhonemizer
+	got chan phonemize.Options
+}
+
+func (p optionsPhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
+	p.got <- opt
+	return p.splitPhonemizer.Chunks(text, opt)
+}
+
+func TestChunkBudgetsReachThePhonemizer(t *testing.T) {
+	ph := optionsPhonemizer{got: make(chan phonemize.Options, 1)}
+	e := New(Config{FirstChunkMaxIDs: 40, MaxChunkIDs: 200}, ph, &instantSynth{}, fakeVoices{})
+	defer e.Close()
+	if _, err := e.Stream(context.Background(), Request{Text: "a|b", Voice: "bf_emma"}, func(Chunk) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxIDs != 200 || o.Lang != "en-gb" {
+		t.Fatalf("phonemizer asked with %+v", o)
+	}
+}

@@ -85,10 +85,14 @@ var (
 // Config tunes the engine.
 type Config struct {
 	DefaultVoice     string
-	MaxTextChars     int           // 0 = unlimited
-	FirstChunkMaxIDs int           // passed to the phonemizer; 0 = its default
-	TTFABTarget      time.Duration // deadline of a new request's first chunk; 0 = 300ms
-	Observer         Observer      // optional
+	MaxTextChars     int // 0 = unlimited
+	FirstChunkMaxIDs int // passed to the phonemizer; 0 = its default
+	// MaxChunkIDs bounds every later chunk (0 = the model's 510). A slot is not preempted
+	// while it runs a chunk, so the chunk size is the scheduler's granularity: a new
+	// request's first chunk can wait behind one whole chunk of another request.
+	MaxChunkIDs int
+	TTFABTarget time.Duration // deadline of a new request's first chunk; 0 = 300ms
+	Observer    Observer      // optional
 }
 
 // Observer sees each chunk the slots run, for metrics. Calls come from slot goroutines.

@@ -163,6 +163,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 			"PROVIDER":            f.engine.Provider,
 			"MAX_QUEUE_DEPTH":     strconv.Itoa(f.maxQueueDepth),
 			"FIRST_CHUNK_MAX_IDS": strconv.Itoa(f.engine.FirstChunkMaxIDs),
+			"MAX_CHUNK_IDS":       strconv.Itoa(f.engine.MaxChunkIDs),
 		}
 		target.Build = prov.Build
 		if target.Build == "" {

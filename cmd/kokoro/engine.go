@@ -25,6 +25,7 @@ type engineConfig struct {
 	Threads          int
 	MaxTextChars     int
 	FirstChunkMaxIDs int
+	MaxChunkIDs      int
 	DefaultVoice     string
 	Espeak           string
 	Logger           *slog.Logger
@@ -46,6 +47,7 @@ func addEngineFlags(cmd *cobra.Command, c *engineConfig) {
 	f.IntVar(&c.Threads, "threads", envInt("THREADS", 0), "intra-op threads per slot on CPU; 0 = cores/slots (env THREADS)")
 	f.IntVar(&c.MaxTextChars, "max-text-chars", envInt("MAX_TEXT_CHARS", 10000), "longest accepted text in characters; 0 = unlimited (env MAX_TEXT_CHARS)")
 	f.IntVar(&c.FirstChunkMaxIDs, "first-chunk-ids", envInt("FIRST_CHUNK_MAX_IDS", 0), "phoneme ids in the first chunk, kept small for early audio; 0 = default (env FIRST_CHUNK_MAX_IDS)")
+	f.IntVar(&c.MaxChunkIDs, "max-chunk-ids", envInt("MAX_CHUNK_IDS", 0), "phoneme ids in later chunks; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA (env MAX_CHUNK_IDS)")
 	f.StringVar(&c.DefaultVoice, "default-voice", envString("DEFAULT_VOICE", "af_heart"), "voice used when a request names none (env DEFAULT_VOICE)")
 	f.StringVar(&c.Espeak, "espeak", envString("KOKORO_ESPEAK", ""), "espeak-ng for unknown words: empty = from PATH, off, or a path (env KOKORO_ESPEAK)")
 }
@@ -99,6 +101,7 @@ func loadEngine(ctx context.Context, c engineConfig, stage func(string)) (*tts.E
 		DefaultVoice:     c.DefaultVoice,
 		MaxTextChars:     c.MaxTextChars,
 		FirstChunkMaxIDs: c.FirstChunkMaxIDs,
+		MaxChunkIDs:      maxChunkIDs(c.MaxChunkIDs, m.Info().Provider),
 		Observer:         c.Observer,
 	}, ph, m, voices)
 	if _, err := voices.Style(c.DefaultVoice, 1); err != nil {
@@ -111,6 +114,20 @@ func loadEngine(ctx context.Context, c engineConfig, stage func(string)) (*tts.E
 		return m.Close()
 	}
 	return eng, closeAll, nil
+}
+
+// maxChunkIDs picks the later-chunk budget. On CPU a 200-id chunk runs at the same real-time
+// factor as a 510-id one (measured: 3.0x vs 2.9x on 2 cores) but holds a slot for seconds less,
+// so new requests wait less behind it; on GPU a whole chunk takes a fraction of a second and
+// longer chunks use the device better.
+func maxChunkIDs(flag int, p model.Provider) int {
+	if flag > 0 {
+		return flag
+	}
+	if p == model.ProviderCUDA {
+		return 510
+	}
+	return 200
 }
 
 func envString(key, def string) string {

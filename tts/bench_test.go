@@ -1,0 +1,73 @@
+package tts_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+const longText = "Kokoro is an open-weight text to speech model with eighty two million parameters. " +
+	"Despite its lightweight architecture, it delivers comparable quality to larger models while being " +
+	"significantly faster and more cost-efficient. With Apache-licensed weights, it can be deployed " +
+	"anywhere from production environments to personal projects. The voices cover several languages " +
+	"and accents, and new ones can be blended from the packs that ship with it."
+
+// BenchmarkArrivalBehindLongRequest measures the time to first audio of a short request that
+// arrives, on one slot, just after a long request's first chunk: it waits for whatever chunk
+// of the long request holds the slot, so the later-chunk budget sets its wait. Run with
+// `go test -run '^$' -bench ArrivalBehind -benchtime 2x ./tts/`.
+func BenchmarkArrivalBehindLongRequest(b *testing.B) {
+	a := assets.ForTest(b)
+	ph, err := phonemize.New(phonemize.Config{LexiconDir: a.Lexicon})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, err := model.LoadVoices(a.Voices)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := model.Open(model.Config{Path: a.Model, ORTLib: a.ORTLib, Provider: model.ProviderCPU, Slots: 1, Threads: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	for _, maxIDs := range []int{510, 200} {
+		b.Run(fmt.Sprintf("max_chunk_ids=%d", maxIDs), func(b *testing.B) {
+			e := tts.New(tts.Config{MaxChunkIDs: maxIDs}, ph, m, v)
+			defer e.Close()
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				firstOut := make(chan struct{})
+				longDone := make(chan error, 1)
+				go func() {
+					once := false
+					_, err := e.Stream(context.Background(), tts.Request{Text: longText}, func(tts.Chunk) error {
+						if !once {
+							once = true
+							close(firstOut)
+						}
+						return nil
+					})
+					longDone <- err
+				}()
+				<-firstOut
+				time.Sleep(50 * time.Millisecond) // the long request's second chunk is on the slot
+				st, err := e.Stream(context.Background(), tts.Request{Text: "Are you still there?"}, func(tts.Chunk) error { return nil })
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += st.TTFA
+				if err := <-longDone; err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "short_ttfa_ms")
+		})
+	}
+}

@@ -21,16 +21,10 @@ func parseDict(data string) (map[string]entry, error) {
 	}
 	p.ws()
 	for !p.eat('}') {
-		p.ws()
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		p.ws()
-		if !p.eat(':') {
-			return nil, p.fail("expected :")
-		}
-		p.ws()
 		var e entry
 		switch {
 		case p.peek('"'):
@@ -40,16 +34,10 @@ func parseDict(data string) (map[string]entry, error) {
 		case p.eat('{'):
 			e.pos = map[string]posPron{}
 			for {
-				p.ws()
-				tag, err := p.str()
+				tag, err := p.key()
 				if err != nil {
 					return nil, err
 				}
-				p.ws()
-				if !p.eat(':') {
-					return nil, p.fail("expected :")
-				}
-				p.ws()
 				if strings.HasPrefix(p.s[p.i:], "null") {
 					p.i += 4
 					e.pos[tag] = posPron{absent: true}
@@ -120,6 +108,21 @@ func (p *jsonScan) eat(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// key reads an object key and its colon, leaving the scan at the value.
+func (p *jsonScan) key() (string, error) {
+	p.ws()
+	k, err := p.str()
+	if err != nil {
+		return "", err
+	}
+	p.ws()
+	if !p.eat(':') {
+		return "", p.fail("expected :")
+	}
+	p.ws()
+	return k, nil
 }
 
 // str reads a string without escapes.

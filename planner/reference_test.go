@@ -126,21 +126,15 @@ func TestWorkedExample(t *testing.T) {
 	}
 }
 
-// Writing the reference artifacts in our schema, reading them back and planning again
-// gives the same plan, byte for byte apart from the input paths.
-func TestReplanFromRoundTrip(t *testing.T) {
-	t.Parallel()
-	in := refInputs(t)
-	first, err := Make(in, refScenario())
-	if err != nil {
-		t.Fatal(err)
-	}
+// writeAndRead writes both artifacts in our schema and reads them back.
+func writeAndRead(t *testing.T, q *artifact.Qmax, tt *artifact.TTotal) (*artifact.Qmax, *artifact.TTotal) {
+	t.Helper()
 	dir := t.TempDir()
-	qp, err := artifact.Write(dir, in.Qmax)
+	qp, err := artifact.Write(dir, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp, err := artifact.Write(dir, in.TTotal)
+	tp, err := artifact.Write(dir, tt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,15 +146,34 @@ func TestReplanFromRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := Make(Inputs{Qmax: q2, QmaxPath: refQmax, TTotal: t2, TTotalPath: refTTotal}, refScenario())
-	if err != nil {
-		t.Fatal(err)
-	}
+	return q2, t2
+}
+
+// samePlan fails the test unless the two plans marshal to the same bytes.
+func samePlan(t *testing.T, first, second *Plan) {
+	t.Helper()
 	a, _ := json.Marshal(first)
 	b, _ := json.Marshal(second)
 	if !bytes.Equal(a, b) {
 		t.Errorf("re-planning from the written artifacts changed the plan:\n%s\n%s", a, b)
 	}
+}
+
+// Writing the reference artifacts in our schema, reading them back and planning again
+// gives the same plan, byte for byte apart from the input paths.
+func TestReplanFromRoundTrip(t *testing.T) {
+	t.Parallel()
+	in := refInputs(t)
+	first, err := Make(in, refScenario())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q2, t2 := writeAndRead(t, in.Qmax, in.TTotal)
+	second, err := Make(Inputs{Qmax: q2, QmaxPath: refQmax, TTotal: t2, TTotalPath: refTTotal}, refScenario())
+	if err != nil {
+		t.Fatal(err)
+	}
+	samePlan(t, first, second)
 }
 
 // The same for an artifact in our own schema, with fields the reference tool lacks.
@@ -179,32 +192,12 @@ func TestReplanOwnSchemaRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	qp, err := artifact.Write(dir, q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp, err := artifact.Write(dir, tt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q2, err := artifact.ReadQmax(qp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t2, err := artifact.ReadTTotal(tp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q2, t2 := writeAndRead(t, q, tt)
 	second, err := Make(Inputs{Qmax: q2, TTotal: t2}, sc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := json.Marshal(first)
-	b, _ := json.Marshal(second)
-	if !bytes.Equal(a, b) {
-		t.Errorf("re-planning changed the plan:\n%s\n%s", a, b)
-	}
+	samePlan(t, first, second)
 	if first.CloudWatch.RatioSource != RatioCloudWatch {
 		t.Errorf("ratio source %s", first.CloudWatch.RatioSource)
 	}

@@ -6,10 +6,11 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 export CGO_ENABLED := 1
 
-.PHONY: help setup build run test test-short bench vet clean
+.PHONY: help setup venv build run test test-short bench vet clean
 
 help:
 	@echo "make setup   fetch and verify runtime assets into ./assets (cached in ~/.cache/kokoro)"
+	@echo "make venv    create .venv with the Python peers the tests drive (moto, openai, websockets)"
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
 	@echo "make test    setup + vet + every test with -race, the real model included"
@@ -17,6 +18,9 @@ help:
 
 setup:
 	@bash scripts/setup.sh
+
+venv:
+	@bash scripts/pyvenv.sh
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kokoro
@@ -29,7 +33,7 @@ vet:
 	$(GO) vet ./...
 
 # The full suite: assets are required, so no real-model test can skip.
-test: setup vet
+test: setup venv vet
 	KOKORO_REQUIRE_ASSETS=1 $(GO) test -race -count=1 -timeout 40m ./...
 	bash scripts/curl_test.sh
 

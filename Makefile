@@ -4,6 +4,9 @@ GO    ?= go
 BIN   ?= bin/kokoro
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
+# staticcheck at a pinned release (v0.8.2 = staticcheck 2026.2.2), built by `go run` so that it
+# stays out of the module's own dependencies.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 export CGO_ENABLED := 1
 
 .PHONY: help setup venv build run test test-short bench vet clean
@@ -13,6 +16,7 @@ help:
 	@echo "make venv    create .venv with the Python peers the tests drive (moto, openai, websockets)"
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
+	@echo "make vet     gofmt, go mod tidy -diff, go vet and staticcheck"
 	@echo "make test    setup + vet + every test with -race, the real model included"
 	@echo "make bench   benchmarks: real-time factor, phonemizer speed, server TTFAB, planner"
 
@@ -30,7 +34,9 @@ run: setup build
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 # The full suite: assets are required, so no real-model test can skip.
 test: setup venv vet

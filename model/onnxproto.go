@@ -11,7 +11,7 @@ import (
 type pb []byte
 
 func (b pb) varint(field int, v uint64) pb {
-	b = binary.AppendUvarint(b, uint64(field<<3|0))
+	b = binary.AppendUvarint(b, uint64(field<<3)) // wire type 0 (varint) in the low bits
 	return binary.AppendUvarint(b, v)
 }
 

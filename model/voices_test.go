@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -171,7 +170,7 @@ func FuzzNpyHeader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		data, err := npyFloat32Data(b)
 		if err == nil && len(data) > len(b) {
-			t.Fatal(fmt.Sprint("data longer than input"))
+			t.Fatal("data longer than input")
 		}
 	})
 }

@@ -143,11 +143,10 @@ func splitOversized(ps []piece, limit int) []piece {
 			out = append(out, p)
 			continue
 		}
-		rs := []rune(p.ps)
 		var cur []rune
 		n := 0
 		text := p.text
-		for _, r := range rs {
+		for _, r := range p.ps {
 			if _, ok := vocab[r]; ok {
 				if n == limit {
 					out = append(out, piece{text: text, ps: string(cur), ids: n, cut: cutWord})

@@ -124,11 +124,6 @@ func isPunctTag(tag string) bool {
 
 func isNounTag(tag string) bool { return strings.HasPrefix(tag, "NN") }
 
-// nounLike reports whether a token could begin or continue a noun phrase after a modifier.
-func nounLike(t *token) bool {
-	return t != nil && (isNounTag(t.tag) || t.tag == "JJ" || t.tag == "VBG" || t.tag == "CD")
-}
-
 // tagTokens fills in tok.tag for every token.
 func (tg tagger) tagTokens(ts []*token) {
 	sentenceStart := true

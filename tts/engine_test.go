@@ -163,7 +163,7 @@ func TestCancelWithdrawsQueuedChunks(t *testing.T) {
 }
 
 // instantSynth returns 100 ms of a constant per chunk.
-type instantSynth struct{ calls int }
+type instantSynth struct{}
 
 func (s *instantSynth) Slots() int { return 2 }
 func (s *instantSynth) Synthesize(_ context.Context, _ int, ids []int64, _ []float32, speed float32) ([]float32, error) {

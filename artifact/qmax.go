@@ -18,17 +18,6 @@ const (
 	FormatTTSBench = "tts-bench"
 )
 
-// Outcome names of one request (SPEC §4). Imported artifacts may carry others (e.g.
-// "model_error"); OutcomeCounts keeps whatever was recorded.
-const (
-	OutcomeOK             = "ok"
-	OutcomeSaturated503   = "saturated_503"
-	OutcomeStale408       = "stale_408"
-	OutcomeThrottled429   = "throttled_429"
-	OutcomeServer5xx      = "server_5xx"
-	OutcomeTransportError = "transport_error"
-)
-
 // LadderConfig is how the ladder was run.
 type LadderConfig struct {
 	HoldS          float64 `json:"hold_s"`
@@ -80,12 +69,12 @@ type Rung struct {
 	// StartedAt is when the rung's hold began; zero for imported artifacts.
 	StartedAt *time.Time `json:"started_at,omitempty"`
 
-	AchievedRPS   float64        `json:"achieved_rps"` // completions per second in the window
-	Completed     int            `json:"completed"`
-	OK            int            `json:"ok"`
-	Rejected      int            `json:"rejected"` // 503 queue_saturated + 429
-	OutcomeCounts map[string]int `json:"outcome_counts"`
-	Chars         int            `json:"chars"` // characters synthesized by ok requests
+	AchievedRPS   float64         `json:"achieved_rps"` // completions per second in the window
+	Completed     int             `json:"completed"`
+	OK            int             `json:"ok"`
+	Rejected      int             `json:"rejected"` // 503 queue_saturated + 429
+	OutcomeCounts map[Outcome]int `json:"outcome_counts"`
+	Chars         int             `json:"chars"` // characters synthesized by ok requests
 
 	TTFABP50Ms   float64 `json:"ttfab_p50_ms"`
 	TTFABP95Ms   float64 `json:"ttfab_p95_ms"`

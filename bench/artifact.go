@@ -78,8 +78,8 @@ func rungArtifact(epoch time.Time, step int, s RungStats, slo time.Duration) art
 		AchievedRPS:     s.RPS,
 		Completed:       s.Requests,
 		OK:              s.OK,
-		Rejected:        s.Outcomes[Saturated503] + s.Outcomes[Throttled429],
-		OutcomeCounts:   map[string]int{},
+		Rejected:        s.Outcomes[artifact.OutcomeSaturated503] + s.Outcomes[artifact.OutcomeThrottled429],
+		OutcomeCounts:   map[artifact.Outcome]int{},
 		Chars:           s.Chars,
 		TTFABP50Ms:      s.TTFAB.P50,
 		TTFABP95Ms:      s.TTFAB.P95,
@@ -104,7 +104,7 @@ func rungArtifact(epoch time.Time, step int, s RungStats, slo time.Duration) art
 		ServerConcurrencyPeak: s.ServerInFlightPeak,
 	}
 	for o, n := range s.Outcomes {
-		out.OutcomeCounts[string(o)] = n
+		out.OutcomeCounts[o] = n
 	}
 	if s.CapacityBefore > 0 || s.CapacityAfter > 0 {
 		out.InstanceCounts = []int{s.CapacityBefore, s.CapacityAfter}

@@ -24,6 +24,8 @@ type QmaxJob struct {
 	UnboundedQueue bool
 	OutDir         string
 	Out            io.Writer // the per-rung table; nil discards
+	// Plot draws the report into the PNG beside the artifact (bench/plot.PNG); nil draws none.
+	Plot func(*Report) func(io.Writer) error
 }
 
 // QmaxOutputs are the files a job wrote.
@@ -88,9 +90,11 @@ func (j *QmaxJob) Run(ctx context.Context) (*Report, QmaxOutputs, error) {
 		return rep, QmaxOutputs{Raw: paths.Raw}, errors.Join(runErr, flushErr, err)
 	}
 	out := QmaxOutputs{Artifact: written, Raw: paths.Raw}
-	plotErr := writeFile(paths.Plot, Plot(rep))
-	if plotErr == nil {
-		out.Plot = paths.Plot
+	var plotErr error
+	if j.Plot != nil {
+		if plotErr = writeFile(paths.Plot, j.Plot(rep)); plotErr == nil {
+			out.Plot = paths.Plot
+		}
 	}
 	var tableErr error
 	if j.Out != nil {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -98,7 +95,7 @@ func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 		saturatedInARow := 0
 		stopped := false
 		for i, n := range cfg.Ladder {
-			s, err := r.rung(ctx, run, n, picker)
+			s, err := r.runRung(ctx, run, i+1, n, picker)
 			rungs = append(rungs, s)
 			if l.OnRung != nil {
 				l.OnRung(s)
@@ -142,227 +139,10 @@ func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 	return rep, nil
 }
 
+// runner carries what every rung of one ladder shares.
 type runner struct {
 	l     *Ladder
 	cfg   Config
 	epoch time.Time
-	seq   atomic.Uint64
-}
-
-// rung runs one rung: N workers each keep one request outstanding until the hold ends, then
-// finish what they have in flight (bounded by DrainTimeout).
-func (r *runner) rung(ctx context.Context, run, n int, picker *textPicker) (RungStats, error) {
-	cfg := r.cfg
-	capBefore, err := r.capacity(ctx)
-	if err != nil {
-		return RungStats{Run: run, N: n, Interrupts: true}, err
-	}
-	// Results and windows are offsets from the start of the rung's hold, so a rung's raw
-	// results and the configuration alone recompute its statistics.
-	t0 := time.Now()
-	started := t0.Sub(r.epoch)
-	since := func() time.Duration { return time.Since(t0) }
-	holdEnd := cfg.Hold
-	win := Window{Start: holdEnd - cfg.MeasureWindow, End: holdEnd}
-
-	// reqCtx outlives the hold so outstanding requests can drain, and is cancelled when the
-	// drain deadline passes or the user interrupts.
-	reqCtx, cancelReqs := context.WithCancel(ctx)
-	defer cancelReqs()
-
-	var (
-		mu      sync.Mutex
-		results []Result
-		sinkErr error
-	)
-	resCh := make(chan Result, 4*n)
-	collected := make(chan struct{})
-	go func() {
-		defer close(collected)
-		for res := range resCh {
-			if r.l.OnResult != nil && sinkErr == nil {
-				if err := r.l.OnResult(res); err != nil {
-					sinkErr = err
-					cancelReqs()
-				}
-			}
-			mu.Lock()
-			results = append(results, res)
-			mu.Unlock()
-		}
-	}()
-
-	var wg sync.WaitGroup
-	for w := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.worker(ctx, reqCtx, run, n, w, since, holdEnd, picker, resCh)
-		}()
-	}
-	workersDone := make(chan struct{})
-	go func() { wg.Wait(); close(workersDone) }()
-
-	stopProgress := r.progress(run, n, since, holdEnd, func(from int) []Result {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(results[from:])
-	})
-
-	// Wait for the hold to end, then give outstanding requests DrainTimeout to finish.
-	holdTimer := time.NewTimer(holdEnd - since())
-	select {
-	case <-holdTimer.C:
-	case <-ctx.Done():
-		holdTimer.Stop()
-	case <-workersDone:
-		holdTimer.Stop()
-	}
-	drain := time.NewTimer(cfg.DrainTimeout)
-	select {
-	case <-workersDone:
-	case <-drain.C:
-		cancelReqs()
-		<-workersDone
-	}
-	drain.Stop()
-	stopProgress()
-	close(resCh)
-	<-collected
-
-	interrupted := ctx.Err() != nil || sinkErr != nil
-	if end := since(); interrupted && end < win.End {
-		// The window was not reached or not finished: measure the part that ran so the
-		// partial artifact still says something (the rung is marked unusable anyway).
-		win = Window{Start: max(0, end-cfg.MeasureWindow), End: end}
-	}
-	agg := NewRungAggregator(run, n, win)
-	for _, res := range results {
-		agg.Add(res)
-	}
-	s := agg.Close()
-	s.Started = started
-	s.HoldStartedAt = t0
-	s.CapacityBefore = capBefore
-	s.Interrupts = interrupted
-	if !interrupted {
-		s.CapacityAfter, err = r.capacity(ctx)
-		if err == nil && r.l.Hooks.AfterRung != nil {
-			err = r.l.Hooks.AfterRung(ctx, &s)
-		}
-	} else {
-		s.CapacityAfter = capBefore
-	}
-	s.Judge()
-	switch {
-	case sinkErr != nil:
-		return s, sinkErr
-	case ctx.Err() != nil:
-		return s, ctx.Err()
-	case err != nil:
-		return s, fmt.Errorf("after rung %d: %w", n, err)
-	}
-	return s, nil
-}
-
-func (r *runner) capacity(ctx context.Context) (int, error) {
-	if r.l.Hooks.Capacity == nil {
-		return 0, nil
-	}
-	c, err := r.l.Hooks.Capacity(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("read capacity: %w", err)
-	}
-	return c, nil
-}
-
-// worker keeps one request outstanding until the hold ends. ctx is the user's (its
-// cancellation means interrupted); reqCtx also ends at the drain deadline.
-func (r *runner) worker(ctx, reqCtx context.Context, run, n, w int, since func() time.Duration, holdEnd time.Duration, picker *textPicker, out chan<- Result) {
-	var conn Conn
-	defer func() {
-		if conn != nil {
-			conn.Close()
-		}
-	}()
-	for reqCtx.Err() == nil && since() < holdEnd {
-		res := Result{Run: run, Rung: n, Worker: w}
-		if conn == nil {
-			res.Start = since()
-			c, err := r.l.Transport.Dial(reqCtx)
-			if err != nil {
-				res.End = since()
-				res.Outcome = Classify(err, ctx.Err() != nil)
-				res.Error = fmt.Sprintf("dial: %v", err)
-				res.Seq = r.seq.Add(1)
-				out <- res
-				// A refused dial returns at once; pause so a dead target is not hammered.
-				if sleepCtx(reqCtx, 100*time.Millisecond) != nil {
-					return
-				}
-				continue
-			}
-			conn = c
-		}
-		text := picker.Next()
-		res.Seq = r.seq.Add(1)
-		res.TextChars = len([]rune(text))
-		req := Request{ID: fmt.Sprintf("bench-%d-%d-%s", run, n, strconv.FormatUint(res.Seq, 10)), Text: text, Voice: r.cfg.Voice, Speed: r.cfg.Speed}
-
-		var pb Playback
-		rctx, cancel := context.WithTimeout(reqCtx, r.cfg.RequestTimeout)
-		res.Start = since()
-		err := conn.Synthesize(rctx, req, func(nb int) { pb.Add(since(), nb) })
-		res.End = since()
-		cancel()
-
-		res.Outcome = Classify(err, ctx.Err() != nil)
-		if err != nil {
-			res.Error = err.Error()
-			var se *ServerError
-			if errors.As(err, &se) {
-				res.Status = se.Status
-			}
-		}
-		if res.Outcome == OK && !pb.Started() {
-			// A completed response without audio is not a success a listener would accept.
-			res.Outcome = TransportError
-			res.Error = "response carried no audio"
-		}
-		if pb.Started() {
-			res.TTFAB = pb.First() - res.Start
-			res.Stall, res.Stalls = pb.Stall(), pb.Stalls()
-			res.AudioBytes, res.Chunks = pb.Bytes(), pb.Chunks()
-		}
-		out <- res
-		if res.Outcome.Rejection() {
-			// A refusal comes back at once; retrying at once would spin client and server on
-			// the accept path. The rung is already judged saturated by the refusal itself.
-			if sleepCtx(reqCtx, rejectionPause) != nil {
-				return
-			}
-		}
-		if err != nil && res.Status == 0 {
-			// A transport failure may leave the connection in an unknown state: start afresh.
-			conn.Close()
-			conn = nil
-		}
-	}
-}
-
-// rejectionPause is how long a worker waits after the server refused its request.
-const rejectionPause = 10 * time.Millisecond
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	seq   atomic.Uint64 // dispatch order across the whole ladder
 }

@@ -1,10 +1,9 @@
 package bench
 
 import (
-	"fmt"
-	"io"
-	"strings"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 // Progress is a live view of the rung that is running.
@@ -27,10 +26,11 @@ type Progress struct {
 	RPS        float64
 }
 
-// progress starts a ticker that reports snapshots until the returned stop is called. newSince
-// returns the results completed after the first `from`; the ticker keeps running counts and
-// only the recent results, so a long rung at a high rate costs no more per tick than a short one.
-func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.Duration, newSince func(from int) []Result) (stop func()) {
+// progress starts a ticker that reports snapshots of rung g until the returned stop is called.
+// newSince returns the results completed after the first `from`; the ticker keeps running
+// counts and only the recent results, so a long rung at a high rate costs no more per tick
+// than a short one.
+func (r *runner) progress(g *rung, newSince func(from int) []Result) (stop func()) {
 	if r.l.OnProgress == nil {
 		return func() {}
 	}
@@ -38,12 +38,7 @@ func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.D
 	if every <= 0 {
 		every = 250 * time.Millisecond
 	}
-	pos := 0
-	for i, v := range r.cfg.Ladder {
-		if v == n {
-			pos = i + 1
-		}
-	}
+	holdEnd := g.hold
 	done := make(chan struct{})
 	exited := make(chan struct{})
 	go func() {
@@ -61,18 +56,18 @@ func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.D
 				return
 			case <-t.C:
 			}
-			now := since()
-			p := Progress{Run: run, Runs: r.cfg.Runs, N: n, Rung: pos, Rungs: len(r.cfg.Ladder), Elapsed: now, Hold: r.cfg.Hold,
+			now := g.since()
+			p := Progress{Run: g.run, Runs: r.cfg.Runs, N: g.n, Rung: g.pos, Rungs: len(r.cfg.Ladder), Elapsed: now, Hold: r.cfg.Hold,
 				Measuring: now >= holdEnd-r.cfg.MeasureWindow && now < holdEnd, Draining: now >= holdEnd}
 			fresh := newSince(seen)
 			seen += len(fresh)
 			for _, res := range fresh {
 				switch {
-				case res.Outcome == OK:
+				case res.Outcome == artifact.OutcomeOK:
 					ok++
 				case res.Outcome.Rejection():
 					rejected++
-				case res.Outcome != Cancelled:
+				case res.Outcome != artifact.OutcomeCancelled:
 					failed++
 				}
 			}
@@ -86,7 +81,7 @@ func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.D
 				drop++
 			}
 			recent = append(recent[:0], recent[drop:]...)
-			agg := NewRungAggregator(run, n, win)
+			agg := NewRungAggregator(g.run, g.n, win)
 			for _, res := range recent {
 				agg.Add(res)
 			}
@@ -96,31 +91,4 @@ func (r *runner) progress(run, n int, since func() time.Duration, holdEnd time.D
 		}
 	}()
 	return func() { close(done); <-exited }
-}
-
-// RenderProgress writes p as one terminal line (no newline), a bar over the hold followed by
-// the current p95 TTFAB, stall p95 and rps.
-func RenderProgress(w io.Writer, p Progress, barWidth int) error {
-	if barWidth < 1 {
-		barWidth = 1
-	}
-	frac := 1.0
-	if p.Hold > 0 {
-		frac = min(1, max(0, float64(p.Elapsed)/float64(p.Hold)))
-	}
-	filled := int(frac * float64(barWidth))
-	bar := strings.Repeat("█", filled) + strings.Repeat("░", barWidth-filled)
-	phase := "warm"
-	switch {
-	case p.Draining:
-		phase = "drain"
-	case p.Measuring:
-		phase = "meas"
-	}
-	_, err := fmt.Fprintf(w, "\rrun %d/%d rung %d/%d N=%-4d %s %3.0f%% %-5s p95 %7.0fms stall p95 %6.0fms %7.2f rps ok %d rej %d err %d\x1b[K",
-		p.Run, p.Runs, p.Rung, p.Rungs, p.N, bar, frac*100, phase, p.TTFABP95Ms, p.StallP95Ms, p.RPS, p.OK, p.Rejected, p.Failed)
-	if err != nil {
-		return fmt.Errorf("write progress: %w", err)
-	}
-	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 // Table returns a reporter that prints one line per rung and the conclusion.
@@ -15,7 +17,7 @@ func Table(r *Report) func(io.Writer) error {
 		for _, run := range r.Runs {
 			for _, s := range run.Rungs {
 				fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%d\t%+.0f\t%s\t\n",
-					s.Run, s.N, s.OK, s.Outcomes[Saturated503]+s.Outcomes[Throttled429], s.Requests-s.OK-s.Outcomes[Saturated503]-s.Outcomes[Throttled429],
+					s.Run, s.N, s.OK, s.Outcomes[artifact.OutcomeSaturated503]+s.Outcomes[artifact.OutcomeThrottled429], s.Requests-s.OK-s.Outcomes[artifact.OutcomeSaturated503]-s.Outcomes[artifact.OutcomeThrottled429],
 					s.RPS, s.TTFAB.P50, s.TTFAB.P95, s.TTFAB.P99, s.Stall.P95, s.Latency.P95, s.InFlightMean, s.InFlightPeak, s.DriftMsOverWindow,
 					verdict(s, r.Config.SLO.Seconds()*1000))
 			}
@@ -52,4 +54,31 @@ func verdict(s RungStats, sloMs float64) string {
 		return "meets slo"
 	}
 	return "over slo"
+}
+
+// RenderProgress writes p as one terminal line (no newline), a bar over the hold followed by
+// the current p95 TTFAB, stall p95 and rps.
+func RenderProgress(w io.Writer, p Progress, barWidth int) error {
+	if barWidth < 1 {
+		barWidth = 1
+	}
+	frac := 1.0
+	if p.Hold > 0 {
+		frac = min(1, max(0, float64(p.Elapsed)/float64(p.Hold)))
+	}
+	filled := int(frac * float64(barWidth))
+	bar := strings.Repeat("█", filled) + strings.Repeat("░", barWidth-filled)
+	phase := "warm"
+	switch {
+	case p.Draining:
+		phase = "drain"
+	case p.Measuring:
+		phase = "meas"
+	}
+	_, err := fmt.Fprintf(w, "\rrun %d/%d rung %d/%d N=%-4d %s %3.0f%% %-5s p95 %7.0fms stall p95 %6.0fms %7.2f rps ok %d rej %d err %d\x1b[K",
+		p.Run, p.Runs, p.Rung, p.Rungs, p.N, bar, frac*100, phase, p.TTFABP95Ms, p.StallP95Ms, p.RPS, p.OK, p.Rejected, p.Failed)
+	if err != nil {
+		return fmt.Errorf("write progress: %w", err)
+	}
+	return nil
 }

@@ -7,27 +7,29 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 // Result is one request as the ladder saw it. Times are offsets on the monotonic clock from the
 // start of its rung's hold, so the raw file and the ladder configuration recompute the same
 // statistics no matter what the wall clock did. Durations encode as integer nanoseconds.
 type Result struct {
-	Run        int           `json:"run"`         // 1-based run index
-	Rung       int           `json:"rung"`        // concurrency N of the rung
-	Worker     int           `json:"worker"`      // 0-based worker index within the rung
-	Seq        uint64        `json:"seq"`         // dispatch order within the whole ladder
-	TextChars  int           `json:"text_chars"`  // length of the text in characters
-	Start      time.Duration `json:"start_ns"`    // dispatch
-	End        time.Duration `json:"end_ns"`      // completion, refusal or failure
-	TTFAB      time.Duration `json:"ttfab_ns"`    // dispatch → first non-empty audio byte; 0 if none arrived
-	Stall      time.Duration `json:"stall_ns"`    // playback stall time after the first byte
-	Stalls     int           `json:"stalls"`      // number of separate stalls
-	AudioBytes int64         `json:"audio_bytes"` // PCM16 bytes received
-	Chunks     int           `json:"chunks"`      // non-empty audio pieces received
-	Outcome    Outcome       `json:"outcome"`
-	Status     int           `json:"status,omitempty"` // server status for refusals and failures
-	Error      string        `json:"error,omitempty"`
+	Run        int              `json:"run"`         // 1-based run index
+	Rung       int              `json:"rung"`        // concurrency N of the rung
+	Worker     int              `json:"worker"`      // 0-based worker index within the rung
+	Seq        uint64           `json:"seq"`         // dispatch order within the whole ladder
+	TextChars  int              `json:"text_chars"`  // length of the text in characters
+	Start      time.Duration    `json:"start_ns"`    // dispatch
+	End        time.Duration    `json:"end_ns"`      // completion, refusal or failure
+	TTFAB      time.Duration    `json:"ttfab_ns"`    // dispatch → first non-empty audio byte; 0 if none arrived
+	Stall      time.Duration    `json:"stall_ns"`    // playback stall time after the first byte
+	Stalls     int              `json:"stalls"`      // number of separate stalls
+	AudioBytes int64            `json:"audio_bytes"` // PCM16 bytes received
+	Chunks     int              `json:"chunks"`      // non-empty audio pieces received
+	Outcome    artifact.Outcome `json:"outcome"`
+	Status     int              `json:"status,omitempty"` // server status for refusals and failures
+	Error      string           `json:"error,omitempty"`
 }
 
 // Latency is the full latency: dispatch to the end of the response.
@@ -89,10 +91,8 @@ func (r Result) validate() error {
 	case r.TTFAB < 0 || r.Stall < 0 || r.AudioBytes < 0:
 		return errors.New("negative duration or size")
 	}
-	for _, o := range outcomeOrder {
-		if r.Outcome == o {
-			return nil
-		}
+	if !r.Outcome.Known() {
+		return fmt.Errorf("unknown outcome %q", r.Outcome)
 	}
-	return fmt.Errorf("unknown outcome %q", r.Outcome)
+	return nil
 }

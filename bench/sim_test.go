@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 // simServer is the stand-in service law without a network, for tests that run in a synctest
@@ -35,6 +37,12 @@ func (simConn) Close() error                                         { return ni
 func (s *simServer) wait(ctx context.Context, d time.Duration) error { return sleepCtx(ctx, d) }
 
 type simConn struct{ s *simServer }
+
+// piece is some audio the server sends after a delay.
+type piece struct {
+	delay time.Duration
+	audio time.Duration
+}
 
 func (c simConn) Synthesize(ctx context.Context, req Request, onAudio func(int)) error {
 	s := c.s
@@ -193,7 +201,7 @@ func TestSimulatedInterruptAndHooks(t *testing.T) {
 		if w := rungs[1].Window; w.End != 4*time.Second || w.Start != 0 {
 			t.Errorf("interrupted window %+v; want the 4 s that ran", w)
 		}
-		if rungs[1].Outcomes[Cancelled] != 0 || rungs[1].Outcomes[TransportError] != 0 {
+		if rungs[1].Outcomes[artifact.OutcomeCancelled] != 0 || rungs[1].Outcomes[artifact.OutcomeTransportError] != 0 {
 			t.Errorf("interrupted rung outcomes %v", rungs[1].Outcomes)
 		}
 		if reads.Load() != 3 {

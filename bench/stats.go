@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 // Thresholds of the rung usability checks (SPEC §4).
@@ -55,10 +57,10 @@ type RungStats struct {
 	HoldStartedAt time.Time `json:"hold_started_at,omitzero"`
 	Window        Window    `json:"window"`
 
-	Requests int             `json:"requests"` // dispatched inside the window, cancelled excluded
-	OK       int             `json:"ok"`
-	Chars    int             `json:"chars"` // characters synthesized by ok requests
-	Outcomes map[Outcome]int `json:"outcomes"`
+	Requests int                      `json:"requests"` // dispatched inside the window, cancelled excluded
+	OK       int                      `json:"ok"`
+	Chars    int                      `json:"chars"` // characters synthesized by ok requests
+	Outcomes map[artifact.Outcome]int `json:"outcomes"`
 	// RejectionRate is the fraction of Requests the server refused (503 or 429).
 	RejectionRate float64 `json:"rejection_rate"`
 	// RPS counts ok requests that completed inside the window, per second.
@@ -115,12 +117,12 @@ func (a *RungAggregator) Add(r Result) { a.results = append(a.results, r) }
 // Close computes the statistics. Capacity, interruption and the concurrency ratio are the
 // ladder's to fill afterwards; Judge then decides usability.
 func (a *RungAggregator) Close() RungStats {
-	s := RungStats{Run: a.run, N: a.n, Window: a.win, Outcomes: map[Outcome]int{}}
+	s := RungStats{Run: a.run, N: a.n, Window: a.win, Outcomes: map[artifact.Outcome]int{}}
 	var ttfab, lat, stall, ttfabT []float64
 	var audio float64
 	stalled, rejected := 0, 0
 	for _, r := range a.results {
-		if r.Outcome == Cancelled || r.Start < a.win.Start || r.Start >= a.win.End {
+		if r.Outcome == artifact.OutcomeCancelled || r.Start < a.win.Start || r.Start >= a.win.End {
 			continue
 		}
 		s.Requests++
@@ -128,7 +130,7 @@ func (a *RungAggregator) Close() RungStats {
 		if r.Outcome.Rejection() {
 			rejected++
 		}
-		if r.Outcome != OK {
+		if r.Outcome != artifact.OutcomeOK {
 			continue
 		}
 		s.OK++
@@ -143,7 +145,7 @@ func (a *RungAggregator) Close() RungStats {
 		}
 	}
 	for _, r := range a.results {
-		if r.Outcome == OK && r.End >= a.win.Start && r.End < a.win.End {
+		if r.Outcome == artifact.OutcomeOK && r.End >= a.win.Start && r.End < a.win.End {
 			s.RPS++
 		}
 	}

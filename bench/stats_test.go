@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 func TestPercentileLinearInterpolation(t *testing.T) {
@@ -40,7 +42,7 @@ func steady(n int, lat, end time.Duration, gap time.Duration, ttfab func(start t
 		// Stagger the workers so completions spread over time as in a real loop.
 		t := time.Duration(w) * lat / time.Duration(n)
 		for t < end {
-			out = append(out, Result{Run: 1, Rung: n, Worker: w, Start: t, End: t + lat, TTFAB: ttfab(t), AudioBytes: bytesPerSecond, Outcome: OK, TextChars: 20})
+			out = append(out, Result{Run: 1, Rung: n, Worker: w, Start: t, End: t + lat, TTFAB: ttfab(t), AudioBytes: bytesPerSecond, Outcome: artifact.OutcomeOK, TextChars: 20})
 			t += lat + gap
 		}
 	}
@@ -104,7 +106,7 @@ func TestRungStatsUsability(t *testing.T) {
 		},
 		{
 			name:    "nothing completed",
-			results: []Result{{Rung: 2, Start: 0, End: 21 * time.Second, Outcome: TransportError}, {Rung: 2, Worker: 1, Start: 0, End: 21 * time.Second, Outcome: TransportError}},
+			results: []Result{{Rung: 2, Start: 0, End: 21 * time.Second, Outcome: artifact.OutcomeTransportError}, {Rung: 2, Worker: 1, Start: 0, End: 21 * time.Second, Outcome: artifact.OutcomeTransportError}},
 			want:    []string{ReasonNothingCompleted},
 		},
 		{
@@ -112,7 +114,7 @@ func TestRungStatsUsability(t *testing.T) {
 			results: func() []Result {
 				rs := steady(4, ms100, 21*time.Second, 0, flat)
 				for i := 0; i < len(rs); i += 50 {
-					rs[i].Outcome = Saturated503
+					rs[i].Outcome = artifact.OutcomeSaturated503
 				}
 				return rs
 			}(),
@@ -123,12 +125,12 @@ func TestRungStatsUsability(t *testing.T) {
 			results: func() []Result {
 				rs := steady(4, ms100, 21*time.Second, 0, flat)
 				for i := 0; i < len(rs); i += 10 {
-					rs[i].Outcome = Cancelled
+					rs[i].Outcome = artifact.OutcomeCancelled
 				}
 				return rs
 			}(),
 			check: func(t *testing.T, s RungStats) {
-				if s.Outcomes[Cancelled] != 0 || s.Requests != s.OK {
+				if s.Outcomes[artifact.OutcomeCancelled] != 0 || s.Requests != s.OK {
 					t.Errorf("outcomes %v requests %d ok %d", s.Outcomes, s.Requests, s.OK)
 				}
 			},

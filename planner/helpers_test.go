@@ -31,7 +31,7 @@ func parallelQmax(runs int) *artifact.Qmax {
 			q.Steps = append(q.Steps, artifact.Rung{
 				RunIndex: run, StepIndex: i, Concurrency: c,
 				AchievedRPS: 2 * float64(c), Completed: 120 * c, OK: 120 * c,
-				OutcomeCounts: map[string]int{artifact.OutcomeOK: 120 * c},
+				OutcomeCounts: map[artifact.Outcome]int{artifact.OutcomeOK: 120 * c},
 				TTFABP50Ms:    p95 - 20, TTFABP95Ms: p95, TTFABP99Ms: p95 + 20, LatencyP95Ms: 550,
 				SMeanS: 0.5, SP95S: 0.55,
 				ConcurrencyMean: float64(c), ConcurrencyPeak: c,

@@ -21,6 +21,8 @@ import (
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/bench"
+	"github.com/kokoro-sm/kokoro/bench/plot"
+	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -70,7 +72,7 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.url, "url", "http://127.0.0.1:8080", "base URL of the server to measure")
-	fl.StringVar(&f.transport, "transport", "http", "transport: http (POST /invocations) or ws (bidirectional WebSocket)")
+	fl.StringVar(&f.transport, "transport", artifact.TransportHTTP, "transport: "+transport.Help())
 	fl.IntSliceVar(&f.ladder, "ladder", bench.DefaultLadder(), "concurrency of each rung, ascending")
 	fl.DurationVar(&f.hold, "hold", bench.DefaultHold, "how long each rung runs")
 	fl.DurationVar(&f.window, "measure-window", bench.DefaultMeasureWindow, "trailing part of the hold that is measured")
@@ -125,8 +127,8 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.transport != artifact.TransportHTTP && f.transport != artifact.TransportWS {
-		return fmt.Errorf("transport %q not supported here; have: http, ws", f.transport)
+	if err := transport.Check(f.transport); err != nil {
+		return err
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.dryRun {
@@ -178,24 +180,15 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 	target.BaseURL = baseURL
 	target.Host = benchTargetHost(baseURL)
 
-	var tr bench.Transport
-	switch f.transport {
-	case artifact.TransportHTTP:
-		h, err := bench.NewHTTPTransport(baseURL, cfg.Ladder[len(cfg.Ladder)-1])
-		if err != nil {
-			return err
-		}
-		defer h.CloseIdle()
-		if f.timestamp {
-			h.Timestamp = func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
-		}
-		tr = h
-	case artifact.TransportWS:
-		if tr, err = bench.NewWSTransport(baseURL); err != nil {
-			return err
-		}
+	topts := transport.Options{BaseURL: baseURL, MaxConns: cfg.Ladder[len(cfg.Ladder)-1]}
+	if f.timestamp {
+		topts.Timestamp = func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
 	}
-
+	tr, err := transport.New(f.transport, topts)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
 	job := &bench.QmaxJob{
 		Ladder:         &bench.Ladder{Transport: tr, Config: cfg},
 		Target:         target,
@@ -203,6 +196,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		UnboundedQueue: f.self && f.maxQueueDepth == 0,
 		OutDir:         f.out,
 		Out:            stdout,
+		Plot:           plot.PNG,
 	}
 	if f.serverMetrics != "off" {
 		g := &bench.ServerGauge{URL: f.serverMetrics}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -99,6 +100,36 @@ func TestPlanUsageErrors(t *testing.T) {
 		var ee *exitError
 		if err == nil || errors.As(err, &ee) {
 			t.Errorf("%v: err = %v, want a usage error (exit 2)", args, err)
+		}
+	}
+}
+
+// The self-benchmark kept in testdata/selfbench replans to the report and policy stored beside
+// it, byte for byte (but for the path of the artifact, which the report quotes).
+func TestPlanReplansTheSelfBenchmark(t *testing.T) {
+	t.Parallel()
+	const sb = "../../testdata/selfbench"
+	dir := t.TempDir()
+	qmax := filepath.Join(sb, "qmax-kokoro-82m-http-local-e61fb50a.json")
+	if _, err := runPlanCmd(t, "--qmax", qmax, "--assume-t-total", "180", "--peak-rps", "20", "--trough-rps", "1", "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ got, want string }{
+		{"report.txt", "plan-report.txt"},
+		{"policy-target-tracking.json", "policy-target-tracking.json"},
+	} {
+		got, err := os.ReadFile(filepath.Join(dir, f.got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(sb, f.want))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pathLine := regexp.MustCompile(`(?m)^  qmax: .*/(qmax-[^/]+\.json)`)
+		got, want = pathLine.ReplaceAll(got, []byte("  qmax: $1")), pathLine.ReplaceAll(want, []byte("  qmax: $1"))
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s:\n%s", f.got, f.want, got)
 		}
 	}
 }

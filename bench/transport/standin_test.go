@@ -1,4 +1,4 @@
-package bench
+package transport
 
 import (
 	"encoding/binary"
@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/bench"
 )
 
 // standIn is a server with a known service law: one model slot, a fixed service time per
@@ -43,6 +44,9 @@ func newStandIn(service time.Duration, pieces ...piece) *standIn {
 	}
 	return &standIn{service: service, pieces: pieces, slot: make(chan struct{}, 1)}
 }
+
+// bytesPerSecond of the PCM16 mono stream the stand-in sends.
+const bytesPerSecond = 2 * api.SampleRate
 
 func pcm(d time.Duration) []byte {
 	return make([]byte, int(d.Seconds()*bytesPerSecond)&^1)
@@ -215,24 +219,14 @@ func (s *standIn) start(t *testing.T) string {
 	return srv.URL
 }
 
-// transportFor builds the named transport against url and closes its pool when the test ends.
-func transportFor(t *testing.T, name, url string, maxConns int) Transport {
+// transportFor builds the named transport from the registry against url and closes it when
+// the test ends.
+func transportFor(t *testing.T, name, url string, maxConns int) bench.Transport {
 	t.Helper()
-	switch name {
-	case "http":
-		tr, err := NewHTTPTransport(url, maxConns)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(tr.CloseIdle)
-		return tr
-	case "ws":
-		tr, err := NewWSTransport(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr
+	tr, err := New(name, Options{BaseURL: url, MaxConns: maxConns})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("unknown transport %q", name)
-	return nil
+	t.Cleanup(func() { tr.Close() })
+	return tr
 }

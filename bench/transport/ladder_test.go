@@ -1,4 +1,4 @@
-package bench
+package transport
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/bench"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -29,9 +32,9 @@ func TestLadderRecoversQueueingQmax(t *testing.T) {
 			url := si.start(t)
 			tr := transportFor(t, transport, url, 8)
 			eventually(t, 3, func() []string {
-				l := &Ladder{
+				l := &bench.Ladder{
 					Transport: tr,
-					Config: Config{
+					Config: bench.Config{
 						Ladder: []int{1, 2, 4, 8}, Hold: 2 * time.Second, MeasureWindow: 1500 * time.Millisecond,
 						Settle: 50 * time.Millisecond, Runs: 1, SLO: 6 * service, Seed: 1,
 					},
@@ -46,7 +49,7 @@ func TestLadderRecoversQueueingQmax(t *testing.T) {
 				var problems []string
 				run := rep.Runs[0]
 				for _, s := range run.Rungs {
-					predicted := ms(time.Duration(s.N) * service)
+					predicted := float64(time.Duration(s.N)*service) / float64(time.Millisecond)
 					t.Logf("N=%d usable=%v %v p95 %.1fms (predicted %.0f) rps %.1f inflight %.2f drift %.1fms stall p95 %.1fms",
 						s.N, s.Usable, s.Unusable, s.TTFAB.P95, predicted, s.RPS, s.InFlightMean, s.DriftMsOverWindow, s.Stall.P95)
 					// A busy machine only adds delay, so the law's lower bounds must hold in every
@@ -92,9 +95,9 @@ func TestLadderStopsAfterTwoSaturatedRungs(t *testing.T) {
 	si := newStandIn(20 * time.Millisecond)
 	si.maxDepth = 3
 	url := si.start(t)
-	l := &Ladder{
+	l := &bench.Ladder{
 		Transport: transportFor(t, "http", url, 16),
-		Config: Config{Ladder: []int{1, 2, 4, 8, 16}, Hold: 600 * time.Millisecond, MeasureWindow: 400 * time.Millisecond,
+		Config: bench.Config{Ladder: []int{1, 2, 4, 8, 16}, Hold: 600 * time.Millisecond, MeasureWindow: 400 * time.Millisecond,
 			Settle: 20 * time.Millisecond, SLO: time.Second},
 	}
 	rep, err := l.Run(context.Background())
@@ -105,7 +108,7 @@ func TestLadderStopsAfterTwoSaturatedRungs(t *testing.T) {
 	var ns []int
 	for _, s := range run.Rungs {
 		ns = append(ns, s.N)
-		if s.N >= 4 && (!s.Saturated() || s.Outcomes[Saturated503] == 0) {
+		if s.N >= 4 && (!s.Saturated() || s.Outcomes[artifact.OutcomeSaturated503] == 0) {
 			t.Errorf("N=%d not saturated: %+v", s.N, s.Unusable)
 		}
 		if s.N < 4 && s.Saturated() {
@@ -126,9 +129,9 @@ func TestLadderShowsStarvedPlayback(t *testing.T) {
 	t.Parallel()
 	si := newStandIn(5*time.Millisecond, piece{0, 20 * time.Millisecond}, piece{150 * time.Millisecond, 200 * time.Millisecond})
 	url := si.start(t)
-	l := &Ladder{
+	l := &bench.Ladder{
 		Transport: transportFor(t, "ws", url, 1),
-		Config:    Config{Ladder: []int{1}, Hold: 1500 * time.Millisecond, MeasureWindow: time.Second, SLO: time.Second},
+		Config:    bench.Config{Ladder: []int{1}, Hold: 1500 * time.Millisecond, MeasureWindow: time.Second, SLO: time.Second},
 	}
 	rep, err := l.Run(context.Background())
 	if err != nil {
@@ -155,9 +158,9 @@ func TestLadderInterrupt(t *testing.T) {
 			t.Parallel()
 			si := newStandIn(10*time.Millisecond, piece{0, 50 * time.Millisecond}, piece{time.Second, 50 * time.Millisecond})
 			url := si.start(t)
-			l := &Ladder{
+			l := &bench.Ladder{
 				Transport: transportFor(t, transport, url, 4),
-				Config:    Config{Ladder: []int{2, 4}, Hold: 20 * time.Second, MeasureWindow: 10 * time.Second, SLO: time.Second},
+				Config:    bench.Config{Ladder: []int{2, 4}, Hold: 20 * time.Second, MeasureWindow: 10 * time.Second, SLO: time.Second},
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(400*time.Millisecond, cancel)
@@ -176,7 +179,7 @@ func TestLadderInterrupt(t *testing.T) {
 			if s.Usable || !s.Interrupts || s.N != 2 {
 				t.Errorf("interrupted rung %+v", s)
 			}
-			if s.Outcomes[TransportError] != 0 {
+			if s.Outcomes[artifact.OutcomeTransportError] != 0 {
 				t.Errorf("interrupted requests counted as transport errors: %v", s.Outcomes)
 			}
 		})

@@ -1,4 +1,4 @@
-package bench
+package transport
 
 import (
 	"bytes"
@@ -12,10 +12,12 @@ import (
 	"strings"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/bench"
 )
 
-// HTTPTransport drives POST /invocations with streaming WAV responses.
-type HTTPTransport struct {
+// HTTP drives POST /invocations with streaming WAV responses.
+type HTTP struct {
 	endpoint string
 	client   *http.Client
 	// Timestamp, when set, returns the request_timestamp to send (unix seconds) so that the
@@ -23,9 +25,9 @@ type HTTPTransport struct {
 	Timestamp func() float64
 }
 
-// NewHTTPTransport returns a transport for the server at baseURL (scheme and host, optionally
-// a path prefix). maxConns sizes the connection pool: one keep-alive connection per worker.
-func NewHTTPTransport(baseURL string, maxConns int) (*HTTPTransport, error) {
+// NewHTTP returns a transport for the server at baseURL (scheme and host, optionally a path
+// prefix). maxConns sizes the connection pool: one keep-alive connection per worker.
+func NewHTTP(baseURL string, maxConns int) (*HTTP, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("parse base url %q: %w", baseURL, err)
@@ -39,24 +41,36 @@ func NewHTTPTransport(baseURL string, maxConns int) (*HTTPTransport, error) {
 	tr.MaxIdleConnsPerHost = max(2, maxConns)
 	// Audio is incompressible and gzip would buffer the stream.
 	tr.DisableCompression = true
-	return &HTTPTransport{endpoint: u.String(), client: &http.Client{Transport: tr}}, nil
+	return &HTTP{endpoint: u.String(), client: &http.Client{Transport: tr}}, nil
 }
 
-// Name implements Transport.
-func (t *HTTPTransport) Name() string { return "http" }
+func openHTTP(o Options) (Transport, error) {
+	t, err := NewHTTP(o.BaseURL, o.MaxConns)
+	if err != nil {
+		return nil, err
+	}
+	t.Timestamp = o.Timestamp
+	return t, nil
+}
 
-// Dial implements Transport. HTTP needs no per-worker session: the pool keeps one connection
-// per worker alive.
-func (t *HTTPTransport) Dial(context.Context) (Conn, error) { return httpConn{t}, nil }
+// Name implements bench.Transport.
+func (t *HTTP) Name() string { return artifact.TransportHTTP }
 
-// CloseIdle closes pooled connections; call it when the ladder is done.
-func (t *HTTPTransport) CloseIdle() { t.client.CloseIdleConnections() }
+// Dial implements bench.Transport. HTTP needs no per-worker session: the pool keeps one
+// connection per worker alive.
+func (t *HTTP) Dial(context.Context) (bench.Conn, error) { return httpConn{t}, nil }
 
-type httpConn struct{ t *HTTPTransport }
+// Close closes the pooled connections; call it when the ladder is done.
+func (t *HTTP) Close() error {
+	t.client.CloseIdleConnections()
+	return nil
+}
+
+type httpConn struct{ t *HTTP }
 
 func (c httpConn) Close() error { return nil }
 
-func (c httpConn) Synthesize(ctx context.Context, req Request, onAudio func(int)) error {
+func (c httpConn) Synthesize(ctx context.Context, req bench.Request, onAudio func(int)) error {
 	stream := true
 	body := api.InvocationRequest{Text: req.Text, Voice: req.Voice, Stream: &stream, Format: "wav", RequestID: req.ID}
 	if req.Speed != 0 {
@@ -87,11 +101,11 @@ func (c httpConn) Synthesize(ctx context.Context, req Request, onAudio func(int)
 	return readWAVStream(resp.Body, onAudio)
 }
 
-// readServerError turns a non-200 response into a *ServerError, keeping the JSON error code
+// readServerError turns a non-200 response into a *bench.ServerError, keeping the JSON error code
 // when the body has one.
 func readServerError(resp *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	se := &ServerError{Status: resp.StatusCode}
+	se := &bench.ServerError{Status: resp.StatusCode}
 	var er api.ErrorResponse
 	if json.Unmarshal(raw, &er) == nil && er.Error != "" {
 		se.Code, se.Message = er.Error, er.Message

@@ -1,37 +1,41 @@
-package bench
+package plot
 
 import (
 	"fmt"
 	"image/color"
 	"io"
 	"strconv"
+	"time"
 
-	"gonum.org/v1/plot"
+	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/kokoro-sm/kokoro/bench"
 )
 
-// Plot returns a reporter that draws p95 TTFAB and p95 playback stall against concurrency as a
+// PNG returns a reporter that draws p95 TTFAB and p95 playback stall against concurrency as a
 // PNG, with the SLO as a horizontal line and Q_max marked. Concurrency is on a log axis because
 // ladders grow geometrically.
-func Plot(r *Report) func(io.Writer) error {
+func PNG(r *bench.Report) func(io.Writer) error {
 	return func(w io.Writer) error {
-		p := plot.New()
+		p := gplot.New()
 		p.Title.Text = fmt.Sprintf("Q_max ladder (%s): Q_max %d%s", r.Transport, r.Summary.QMax, bracketNote(r.Summary))
 		if r.Partial {
 			p.Title.Text += " — partial"
 		}
 		p.X.Label.Text = "concurrency (requests outstanding)"
 		p.Y.Label.Text = "milliseconds"
-		p.X.Scale = plot.LogScale{}
+		p.X.Scale = gplot.LogScale{}
 		p.Legend.Top = true
 		p.Legend.Left = true
 		p.Legend.Padding = vg.Points(2)
 		p.Legend.XOffs = vg.Points(6)
 
-		var ticks plot.ConstantTicks
+		var ticks gplot.ConstantTicks
 		seen := map[int]bool{}
-		maxY := ms(r.Config.SLO)
+		sloMs := float64(r.Config.SLO) / float64(time.Millisecond)
+		maxY := sloMs
 		minX, maxX := 0.0, 0.0
 		for i, run := range r.Runs {
 			var ttfab, stall plotter.XYs
@@ -49,7 +53,7 @@ func Plot(r *Report) func(io.Writer) error {
 				maxX = max(maxX, x)
 				if !seen[s.N] {
 					seen[s.N] = true
-					ticks = append(ticks, plot.Tick{Value: x, Label: strconv.Itoa(s.N)})
+					ticks = append(ticks, gplot.Tick{Value: x, Label: strconv.Itoa(s.N)})
 				}
 			}
 			if len(ttfab) == 0 {
@@ -69,7 +73,7 @@ func Plot(r *Report) func(io.Writer) error {
 		if maxX == 0 {
 			// Nothing completed: still draw the SLO over the planned ladder so the file exists.
 			for _, n := range r.Config.Ladder {
-				ticks = append(ticks, plot.Tick{Value: float64(n), Label: strconv.Itoa(n)})
+				ticks = append(ticks, gplot.Tick{Value: float64(n), Label: strconv.Itoa(n)})
 			}
 			if len(r.Config.Ladder) > 0 {
 				minX, maxX = float64(r.Config.Ladder[0]), float64(r.Config.Ladder[len(r.Config.Ladder)-1])
@@ -84,14 +88,14 @@ func Plot(r *Report) func(io.Writer) error {
 		p.X.Min, p.X.Max = minX, maxX
 		p.Y.Min, p.Y.Max = 0, maxY*1.1
 
-		slo, err := plotter.NewLine(plotter.XYs{{X: minX, Y: ms(r.Config.SLO)}, {X: maxX, Y: ms(r.Config.SLO)}})
+		slo, err := plotter.NewLine(plotter.XYs{{X: minX, Y: sloMs}, {X: maxX, Y: sloMs}})
 		if err != nil {
 			return fmt.Errorf("plot slo line: %w", err)
 		}
 		slo.Color = color.RGBA{R: 220, A: 255}
 		slo.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		p.Add(slo)
-		p.Legend.Add(fmt.Sprintf("SLO %.0f ms", ms(r.Config.SLO)), slo)
+		p.Legend.Add(fmt.Sprintf("SLO %.0f ms", sloMs), slo)
 
 		if q := r.Summary.QMax; q > 0 {
 			mark, err := plotter.NewLine(plotter.XYs{{X: float64(q), Y: 0}, {X: float64(q), Y: maxY * 1.1}})
@@ -117,7 +121,7 @@ func Plot(r *Report) func(io.Writer) error {
 	}
 }
 
-func addSeries(p *plot.Plot, xys plotter.XYs, label string, c color.Color, run int, dashed bool) error {
+func addSeries(p *gplot.Plot, xys plotter.XYs, label string, c color.Color, run int, dashed bool) error {
 	line, points, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return fmt.Errorf("plot %s: %w", label, err)
@@ -135,7 +139,7 @@ func addSeries(p *plot.Plot, xys plotter.XYs, label string, c color.Color, run i
 	return nil
 }
 
-func bracketNote(s Summary) string {
+func bracketNote(s bench.Summary) string {
 	if s.Bracketed {
 		return fmt.Sprintf(" (bracketed by %d)", s.BracketRung)
 	}

@@ -1,4 +1,4 @@
-package bench
+package transport
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"testing/iotest"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/bench"
 )
 
 func TestReadWAVStream(t *testing.T) {
@@ -81,15 +83,15 @@ func TestHTTPTransportRequestAndRefusal(t *testing.T) {
 		w.Write([]byte(`{"error":"queue_saturated","queue_depth":4,"max_queue_depth":4}`))
 	}))
 	defer srv.Close()
-	tr, err := NewHTTPTransport(srv.URL+"/prefix/", 1)
+	tr, err := NewHTTP(srv.URL+"/prefix/", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tr.CloseIdle()
+	defer tr.Close()
 	c, _ := tr.Dial(context.Background())
-	err = c.Synthesize(context.Background(), Request{ID: "r1", Text: "Hello.", Voice: "af_sky", Speed: 1.2}, func(int) { t.Error("audio from a refusal") })
-	var se *ServerError
-	if !errors.As(err, &se) || se.Status != 503 || se.Code != api.ErrQueueSaturated || Classify(err, false) != Saturated503 {
+	err = c.Synthesize(context.Background(), bench.Request{ID: "r1", Text: "Hello.", Voice: "af_sky", Speed: 1.2}, func(int) { t.Error("audio from a refusal") })
+	var se *bench.ServerError
+	if !errors.As(err, &se) || se.Status != 503 || se.Code != api.ErrQueueSaturated || bench.Classify(err, false) != artifact.OutcomeSaturated503 {
 		t.Errorf("err %#v", err)
 	}
 	if got.Text != "Hello." || got.Voice != "af_sky" || got.Speed == nil || *got.Speed != 1.2 || got.Stream == nil || !*got.Stream || got.RequestID != "r1" || got.Format != "wav" {
@@ -99,11 +101,51 @@ func TestHTTPTransportRequestAndRefusal(t *testing.T) {
 
 func TestTransportURLs(t *testing.T) {
 	t.Parallel()
-	if _, err := NewHTTPTransport("ftp://x", 1); err == nil {
+	if _, err := NewHTTP("ftp://x", 1); err == nil {
 		t.Error("ftp accepted for http")
 	}
-	ws, err := NewWSTransport("https://host:9/base")
+	ws, err := NewWS("https://host:9/base")
 	if err != nil || ws.endpoint != "wss://host:9/base"+api.RouteBidiStream {
 		t.Errorf("ws endpoint %q, %v", ws.endpoint, err)
+	}
+}
+
+func TestWSServerErrorClassifiesLikeHTTP(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		msg  api.WSServerMessage
+		want artifact.Outcome
+	}{
+		{api.WSServerMessage{Type: "error", Code: "queue_saturated", Message: "queue_saturated"}, artifact.OutcomeSaturated503},
+		{api.WSServerMessage{Type: "error", Message: "queue_saturated"}, artifact.OutcomeSaturated503},
+		{api.WSServerMessage{Type: "error", Code: "request_stale", Message: "too old"}, artifact.OutcomeStale408},
+		{api.WSServerMessage{Type: "error", Code: "unknown_voice", Message: `voice "xx" not found`}, artifact.OutcomeClientError},
+		{api.WSServerMessage{Type: "error", Code: "internal", Message: "boom"}, artifact.OutcomeServer5xx},
+		{api.WSServerMessage{Type: "error", Message: "something broke"}, artifact.OutcomeServer5xx},
+	}
+	for _, tc := range tests {
+		if got := bench.Classify(wsServerError(tc.msg), false); got != tc.want {
+			t.Errorf("%+v → %s; want %s", tc.msg, got, tc.want)
+		}
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	t.Parallel()
+	for _, name := range Names() {
+		tr, err := New(name, Options{BaseURL: "http://127.0.0.1:1", MaxConns: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if tr.Name() != name || Check(name) != nil {
+			t.Errorf("transport registered as %q calls itself %q", name, tr.Name())
+		}
+		if !strings.Contains(Help(), name+" (") {
+			t.Errorf("help %q does not describe %s", Help(), name)
+		}
+		tr.Close()
+	}
+	if err := Check("carrier-pigeon"); err == nil || !strings.Contains(err.Error(), "have: http, ws") {
+		t.Errorf("unknown transport: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package bench
+package transport
 
 import (
 	"context"
@@ -13,18 +13,19 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/bench"
 )
 
-// WSTransport drives the bidirectional WebSocket protocol: each worker holds one session and
-// speaks one utterance at a time on it.
-type WSTransport struct {
+// WS drives the bidirectional WebSocket protocol: each worker holds one session and speaks
+// one utterance at a time on it.
+type WS struct {
 	endpoint string
 	dialer   *websocket.Dialer
 }
 
-// NewWSTransport returns a transport for the server at baseURL; http(s) schemes are mapped to
-// ws(s).
-func NewWSTransport(baseURL string) (*WSTransport, error) {
+// NewWS returns a transport for the server at baseURL; http(s) schemes are mapped to ws(s).
+func NewWS(baseURL string) (*WS, error) {
 	u, err := url.Parse(baseURL)
 	if err != nil {
 		return nil, fmt.Errorf("parse base url %q: %w", baseURL, err)
@@ -39,14 +40,19 @@ func NewWSTransport(baseURL string) (*WSTransport, error) {
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/") + api.RouteBidiStream
 	d := *websocket.DefaultDialer
-	return &WSTransport{endpoint: u.String(), dialer: &d}, nil
+	return &WS{endpoint: u.String(), dialer: &d}, nil
 }
 
-// Name implements Transport.
-func (t *WSTransport) Name() string { return "ws" }
+func openWS(o Options) (Transport, error) { return NewWS(o.BaseURL) }
 
-// Dial implements Transport.
-func (t *WSTransport) Dial(ctx context.Context) (Conn, error) {
+// Name implements bench.Transport.
+func (t *WS) Name() string { return artifact.TransportWS }
+
+// Close implements Transport: every session belongs to a worker, which closes it.
+func (t *WS) Close() error { return nil }
+
+// Dial implements bench.Transport.
+func (t *WS) Dial(ctx context.Context) (bench.Conn, error) {
 	c, resp, err := t.dialer.DialContext(ctx, t.endpoint, nil)
 	if err != nil {
 		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
@@ -74,7 +80,7 @@ func (w *wsConn) Close() error {
 	return err
 }
 
-func (w *wsConn) Synthesize(ctx context.Context, req Request, onAudio func(int)) error {
+func (w *wsConn) Synthesize(ctx context.Context, req bench.Request, onAudio func(int)) error {
 	// gorilla's reads block without a context: closing the socket is what unblocks them. The
 	// ladder then dials a fresh session, since this one is in an unknown state.
 	stop := context.AfterFunc(ctx, func() { w.c.Close() })
@@ -140,7 +146,7 @@ func wsServerError(sm api.WSServerMessage) error {
 	if code == "" && (sm.Message == api.ErrQueueSaturated || sm.Message == api.ErrRequestStale) {
 		code = sm.Message
 	}
-	se := &ServerError{Code: code, Message: sm.Message}
+	se := &bench.ServerError{Code: code, Message: sm.Message}
 	switch code {
 	case api.ErrQueueSaturated, "not_ready", "shutting_down":
 		se.Status = http.StatusServiceUnavailable

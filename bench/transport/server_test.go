@@ -1,4 +1,4 @@
-package bench_test
+package transport_test
 
 import (
 	"context"
@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/bench"
+	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -58,8 +60,8 @@ func (e *oneSlotEngine) Stream(ctx context.Context, req tts.Request, emit func(t
 func TestLadderAgainstTheRealServer(t *testing.T) {
 	t.Parallel()
 	const service = 40 * time.Millisecond
-	for _, transport := range []string{"http", "ws"} {
-		t.Run(transport, func(t *testing.T) {
+	for _, name := range transport.Names() {
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			eng := &oneSlotEngine{service: service, slot: make(chan struct{}, 1)}
 			srv, err := server.New(server.Config{
@@ -91,17 +93,11 @@ func TestLadderAgainstTheRealServer(t *testing.T) {
 			<-srv.Ready()
 			url := "http://" + ln.Addr().String()
 
-			var tr bench.Transport
-			if transport == "http" {
-				h, err := bench.NewHTTPTransport(url, 4)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(h.CloseIdle)
-				tr = h
-			} else if tr, err = bench.NewWSTransport(url); err != nil {
+			tr, err := transport.New(name, transport.Options{BaseURL: url, MaxConns: 4})
+			if err != nil {
 				t.Fatal(err)
 			}
+			t.Cleanup(func() { tr.Close() })
 			for attempt := 1; ; attempt++ {
 				l := &bench.Ladder{Transport: tr, Config: bench.Config{
 					Ladder: []int{1, 2, 8}, Hold: 1500 * time.Millisecond, MeasureWindow: time.Second,
@@ -119,7 +115,7 @@ func TestLadderAgainstTheRealServer(t *testing.T) {
 						t.Errorf("N=%d: %.3f s of audio per request; the engine sends 0.5", s.N, s.AudioSecondsMean)
 					}
 				}
-				if s := rungs[2]; !s.Saturated() || s.Outcomes[bench.Saturated503] == 0 {
+				if s := rungs[2]; !s.Saturated() || s.Outcomes[artifact.OutcomeSaturated503] == 0 {
 					t.Errorf("N=8 against MAX_QUEUE_DEPTH=4: outcomes %v unusable %v", s.Outcomes, s.Unusable)
 				}
 				// The timing: the one-slot law, which a busy machine may disturb (three tries).

@@ -16,7 +16,7 @@ help:
 	@echo "make venv    create .venv with the Python peers the tests drive (moto, openai, websockets)"
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
-	@echo "make vet     gofmt, go mod tidy -diff, go vet and staticcheck"
+	@echo "make vet     gofmt, go mod tidy -diff, go vet, staticcheck, no package testing in the binary"
 	@echo "make test    setup + vet + every test with -race, the real model included"
 	@echo "make bench   benchmarks: real-time factor, phonemizer speed, server TTFAB, planner"
 
@@ -37,6 +37,7 @@ vet:
 	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	@! $(GO) list -deps ./cmd/kokoro | grep -qx testing || { echo "package testing is linked into bin/kokoro: a non-test file imports it"; exit 1; }
 
 # The full suite: assets are required, so no real-model test can skip.
 test: setup venv vet

@@ -1,18 +1,23 @@
 package artifact
 
-import "time"
+import (
+	"time"
+
+	"github.com/kokoro-sm/kokoro/api"
+)
 
 // Scale-out stages in the order SPEC §4 names them. The clock of T_total starts at
-// StageDesiredSet; StageLoadApplied happens before it.
+// StageDesiredSet; StageLoadApplied happens before it. The four the container prints itself
+// are the server's stage markers.
 const (
 	StageLoadApplied      = "load_applied"
 	StageDesiredSet       = "desired_set"
 	StageInstanceLogging  = "instance_logging"
 	StageContainerStarted = "container_started"
-	StageFrameworkInit    = "framework_init"
-	StageWeightsReady     = "weights_ready"
-	StageWarmupDone       = "warmup_done"
-	StageReady            = "ready"
+	StageFrameworkInit    = api.StageFrameworkInit
+	StageWeightsReady     = api.StageWeightsReady
+	StageWarmupDone       = api.StageWarmupDone
+	StageReady            = api.StageReady
 	StageInService        = "in_service"
 	StageTrafficRecovered = "traffic_recovered"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -15,7 +15,7 @@ import (
 // threads. Run with `make bench` or
 // `go test -run '^$' -bench RealModel -benchtime 5x ./model/`.
 func BenchmarkRealModel(b *testing.B) {
-	a := assets.ForTest(b)
+	a := testenv.Assets(b)
 	ph, err := phonemize.New(phonemize.Config{LexiconDir: a.Lexicon})
 	if err != nil {
 		b.Fatal(err)
@@ -32,7 +32,7 @@ func BenchmarkRealModel(b *testing.B) {
 	style, _ := v.Style("af_heart", len(ids))
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			m, err := Open(Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderCPU, Slots: 1, Threads: threads})
+			m, err := Open(context.Background(), Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderCPU, Slots: 1, Threads: threads})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -67,8 +67,10 @@ type Model struct {
 // ErrSlot reports a slot index outside the pool.
 var ErrSlot = errors.New("no such slot")
 
-// Open loads the model into cfg.Slots sessions.
-func Open(cfg Config) (*Model, error) {
+// Open loads the model into cfg.Slots sessions. Creating a session cannot be interrupted, so a
+// cancelled ctx is honoured between sessions: loading then stops within one session's time,
+// releases what it made and returns ctx's error.
+func Open(ctx context.Context, cfg Config) (*Model, error) {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -81,6 +83,9 @@ func Open(cfg Config) (*Model, error) {
 	}
 	if cfg.Provider == "" {
 		cfg.Provider = ProviderAuto
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if _, err := os.Stat(cfg.Path); err != nil {
 		return nil, fmt.Errorf("model not found at %s: run `make setup` (or set KOKORO_MODEL): %w", cfg.Path, err)
@@ -99,6 +104,10 @@ func Open(cfg Config) (*Model, error) {
 	m := &Model{info: Info{Path: cfg.Path, IO: io, Slots: cfg.Slots, Threads: cfg.Threads, Runtime: ort.GetVersion()}}
 	provider := cfg.Provider
 	for i := 0; i < cfg.Slots; i++ {
+		if err := ctx.Err(); err != nil {
+			m.Close()
+			return nil, err
+		}
 		s, used, err := newSession(cfg, io, provider, log)
 		if err != nil {
 			m.Close()

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 // helloWorld is "həlˈO wˈɜɹld." in Kokoro v1.0 vocabulary ids.
@@ -15,8 +15,8 @@ func TestRealModelSpeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real model: skipped in -short")
 	}
-	a := assets.ForTest(t)
-	m, err := Open(Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderAuto, Slots: 1, Threads: 2})
+	a := testenv.Assets(t)
+	m, err := Open(context.Background(), Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderAuto, Slots: 1, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,18 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 // openStandIn writes a stand-in variant and opens it with the real ONNX Runtime.
 func openStandIn(t *testing.T, o StandInOptions, slots int) *Model {
 	t.Helper()
-	lib := assets.ForTest(t).ORTLib
+	lib := testenv.Assets(t).ORTLib
 	path := filepath.Join(t.TempDir(), "standin.onnx")
 	if err := WriteStandIn(path, o); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Open(Config{Path: path, ORTLib: lib, Provider: ProviderCPU, Slots: slots, Threads: 1})
+	m, err := Open(context.Background(), Config{Path: path, ORTLib: lib, Provider: ProviderCPU, Slots: slots, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,10 +90,41 @@ func TestSynthesizeLengthGrowsWithTokensAndRejectsBadInput(t *testing.T) {
 }
 
 func TestOpenNamesMissingFiles(t *testing.T) {
-	lib := assets.ForTest(t).ORTLib
-	_, err := Open(Config{Path: "/nonexistent/model.onnx", ORTLib: lib})
+	lib := testenv.Assets(t).ORTLib
+	_, err := Open(context.Background(), Config{Path: "/nonexistent/model.onnx", ORTLib: lib})
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/model.onnx") || !strings.Contains(err.Error(), "make setup") {
 		t.Fatalf("missing model: %v", err)
+	}
+}
+
+// errAfter is a context whose Err reports cancellation from its nth call on, so a test can
+// cancel between two steps that cannot be interrupted themselves.
+type errAfter struct {
+	context.Context
+	calls, n int
+}
+
+func (c *errAfter) Err() error {
+	c.calls++
+	if c.calls >= c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A SIGTERM while the model loads must not wait for every slot: Open stops between sessions.
+func TestOpenStopsBetweenSessionsWhenCancelled(t *testing.T) {
+	lib := testenv.Assets(t).ORTLib
+	path := filepath.Join(t.TempDir(), "standin.onnx")
+	if err := WriteStandIn(path, StandInOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{1, 3} { // before anything, and after the first of four sessions
+		ctx := &errAfter{Context: context.Background(), n: n}
+		m, err := Open(ctx, Config{Path: path, ORTLib: lib, Provider: ProviderCPU, Slots: 4, Threads: 1})
+		if !errors.Is(err, context.Canceled) || m != nil {
+			t.Errorf("cancelled at check %d: model %v, err %v; want context.Canceled", n, m, err)
+		}
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 // misakiTiming is what scripts/gen_phoneme_corpus.py measured for misaki on this corpus.
@@ -43,7 +43,7 @@ func BenchmarkCorpus(b *testing.B) {
 		short[i] = corpusRow{lang: r.lang, text: string(rs[:min(25, len(rs))])}
 	}
 	m := readMisakiTiming(b)
-	paths := assets.ForTest(b)
+	paths := testenv.Assets(b)
 	for _, fb := range []struct {
 		name, espeak string
 		cache        bool
@@ -90,7 +90,7 @@ func BenchmarkCorpus(b *testing.B) {
 // BenchmarkLoad measures New: reading and indexing both dialects' gold and silver lexicons,
 // and the heap they keep.
 func BenchmarkLoad(b *testing.B) {
-	paths := assets.ForTest(b)
+	paths := testenv.Assets(b)
 	var before, after runtime.MemStats
 	var keep *Phonemizer
 	for i := 0; i < b.N; i++ {

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 var (
@@ -19,7 +19,7 @@ var (
 // offlinePhonemizer uses only the built-in fallback, so fuzzing is fast and deterministic.
 func offlinePhonemizer(t testing.TB) *Phonemizer {
 	t.Helper()
-	p := assets.ForTest(t)
+	p := testenv.Assets(t)
 	offOnce.Do(func() { offP, offErr = New(Config{LexiconDir: p.Lexicon, Espeak: "off"}) })
 	if offErr != nil {
 		t.Fatal(offErr)

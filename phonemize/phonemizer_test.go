@@ -10,7 +10,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 var (
@@ -22,7 +22,7 @@ var (
 // testPhonemizer loads the lexicons once for the whole test binary.
 func testPhonemizer(t testing.TB) *Phonemizer {
 	t.Helper()
-	p := assets.ForTest(t)
+	p := testenv.Assets(t)
 	sharedOnce.Do(func() { sharedP, sharedErr = New(Config{LexiconDir: p.Lexicon}) })
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
@@ -172,7 +172,7 @@ func TestConcurrentUse(t *testing.T) {
 // TestEspeakLeavesNoGoroutine: callers' tests verify that no goroutine outlives them, so the
 // long-lived espeak-ng helper must not keep one.
 func TestEspeakLeavesNoGoroutine(t *testing.T) {
-	paths := assets.ForTest(t)
+	paths := testenv.Assets(t)
 	before := goleak.IgnoreCurrent()
 	p, err := New(Config{LexiconDir: paths.Lexicon})
 	if err != nil {

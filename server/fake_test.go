@@ -17,6 +17,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -134,8 +135,8 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 		DrainTimeout:  5 * time.Second,
 	}
 	cfg.Load = func(ctx context.Context, obs tts.Observer, stage func(string)) (Engine, func() error, error) {
-		stage(StageWeightsReady)
-		stage(StageWarmupDone)
+		stage(api.StageWeightsReady)
+		stage(api.StageWarmupDone)
 		eng := tts.New(tts.Config{Observer: obs, MaxTextChars: cfg.MaxTextChars}, fakePhonemizer{}, syn, fakeVoices{testVoices})
 		return eng, func() error { eng.Close(); return nil }, nil
 	}

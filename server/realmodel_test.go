@@ -12,9 +12,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
-	"github.com/kokoro-sm/kokoro/internal/assets"
-	"github.com/kokoro-sm/kokoro/model"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -47,31 +45,16 @@ func realHarness(tb testing.TB) (*harness, *statsEngine) {
 	if testing.Short() {
 		tb.Skip("real model: skipped in -short")
 	}
-	a := assets.ForTest(tb)
+	a := testenv.Assets(tb)
 	rec := &statsEngine{}
 	h := newHarness(tb, func(c *Config, _ *fakeSynth) {
 		c.Load = func(ctx context.Context, obs tts.Observer, stage func(string)) (Engine, func() error, error) {
-			ph, err := phonemize.New(phonemize.Config{LexiconDir: a.Lexicon})
+			eng, err := tts.Load(ctx, tts.LoadConfig{Assets: a, Slots: 1, Threads: 2, Observer: obs}, stage)
 			if err != nil {
 				return nil, nil, err
 			}
-			voices, err := model.LoadVoices(a.Voices)
-			if err != nil {
-				return nil, nil, err
-			}
-			m, err := model.Open(model.Config{Path: a.Model, ORTLib: a.ORTLib, Provider: model.ProviderAuto, Slots: 1, Threads: 2})
-			if err != nil {
-				return nil, nil, err
-			}
-			stage(StageWeightsReady)
-			if _, err := m.Warmup(ctx); err != nil {
-				m.Close()
-				return nil, nil, err
-			}
-			stage(StageWarmupDone)
-			eng := tts.New(tts.Config{Observer: obs}, ph, m, voices)
 			rec.Engine = eng
-			return rec, func() error { eng.Close(); return m.Close() }, nil
+			return rec, eng.Close, nil
 		}
 	})
 	h.waitReadyFor(3 * time.Minute)

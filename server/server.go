@@ -211,7 +211,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
-	s.stages.mark(StageFrameworkInit)
+	s.stages.mark(api.StageFrameworkInit)
 	s.log.Info("listening", "addr", ln.Addr().String(), "max_queue_depth", s.cfg.MaxQueueDepth)
 
 	type loaded struct {
@@ -250,7 +250,7 @@ wait:
 			s.eng.Store(&engineBox{l.eng})
 			s.metrics.Ready.Set(1)
 			close(s.ready)
-			s.stages.mark(StageReady)
+			s.stages.mark(api.StageReady)
 			s.log.Info("ready")
 		}
 	}

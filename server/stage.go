@@ -7,14 +7,6 @@ import (
 	"time"
 )
 
-// Stage names printed on stdout for the scale-out timer (SPEC §3), in the order they occur.
-const (
-	StageFrameworkInit = "framework_init" // the listener accepts; the model is not loaded
-	StageWeightsReady  = "weights_ready"  // reported by the loader
-	StageWarmupDone    = "warmup_done"    // reported by the loader
-	StageReady         = "ready"          // /ping answers 200 from now on
-)
-
 // stager prints one marker line per stage. Lines are written whole under a lock so that they
 // never interleave with each other; the timer reading the container log matches them exactly.
 type stager struct {

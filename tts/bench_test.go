@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kokoro-sm/kokoro/internal/assets"
-	"github.com/kokoro-sm/kokoro/model"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -23,23 +21,13 @@ const longText = "Kokoro is an open-weight text to speech model with eighty two 
 // of the long request holds the slot, so the later-chunk budget sets its wait. Run with
 // `go test -run '^$' -bench ArrivalBehind -benchtime 2x ./tts/`.
 func BenchmarkArrivalBehindLongRequest(b *testing.B) {
-	a := assets.ForTest(b)
-	ph, err := phonemize.New(phonemize.Config{LexiconDir: a.Lexicon})
-	if err != nil {
-		b.Fatal(err)
-	}
-	v, err := model.LoadVoices(a.Voices)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := model.Open(model.Config{Path: a.Model, ORTLib: a.ORTLib, Provider: model.ProviderCPU, Slots: 1, Threads: 2})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
+	a := testenv.Assets(b)
 	for _, maxIDs := range []int{510, 200} {
 		b.Run(fmt.Sprintf("max_chunk_ids=%d", maxIDs), func(b *testing.B) {
-			e := tts.New(tts.Config{MaxChunkIDs: maxIDs}, ph, m, v)
+			e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: a, Provider: "cpu", Slots: 1, Threads: 2, MaxChunkIDs: maxIDs}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
 			defer e.Close()
 			var total time.Duration
 			for i := 0; i < b.N; i++ {

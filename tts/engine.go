@@ -3,8 +3,10 @@ package tts
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -14,12 +16,17 @@ type Engine struct {
 	ph     Phonemizer
 	voices Voices
 	sched  *scheduler
+	// release closes what the engine owns: set by Load, nil for an engine built by New on
+	// parts the caller keeps.
+	release   func() error
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // New starts an engine with one worker per model slot. Close stops it.
 func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
 	if cfg.DefaultVoice == "" {
-		cfg.DefaultVoice = "af_heart"
+		cfg.DefaultVoice = api.DefaultVoice
 	}
 	if cfg.TTFABTarget <= 0 {
 		cfg.TTFABTarget = 300 * time.Millisecond
@@ -27,8 +34,18 @@ func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
 	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer)}
 }
 
-// Close waits for running chunks, fails queued ones and stops the slot workers.
-func (e *Engine) Close() { e.sched.close() }
+// Close waits for running chunks, fails queued ones and stops the slot workers. An engine
+// built by Load then closes the model and the phonemizer too; one built by New leaves its
+// parts to the caller. Close is safe to call more than once.
+func (e *Engine) Close() error {
+	e.closeOnce.Do(func() {
+		e.sched.close()
+		if e.release != nil {
+			e.closeErr = e.release()
+		}
+	})
+	return e.closeErr
+}
 
 // QueueDepth is the number of chunks waiting for a slot.
 func (e *Engine) QueueDepth() int { return e.sched.depth() }

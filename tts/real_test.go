@@ -9,30 +9,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/kokoro-sm/kokoro/audio"
-	"github.com/kokoro-sm/kokoro/internal/assets"
-	"github.com/kokoro-sm/kokoro/model"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
-// realEngine builds the engine exactly as `kokoro serve` does, on the installed assets.
+// realEngine loads the engine exactly as `kokoro serve` does, on the installed assets.
 func realEngine(tb testing.TB, slots, threads int) *tts.Engine {
 	tb.Helper()
-	a := assets.ForTest(tb)
-	ph, err := phonemize.New(phonemize.Config{LexiconDir: a.Lexicon})
+	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(tb), Provider: "cpu", Slots: slots, Threads: threads}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	v, err := model.LoadVoices(a.Voices)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	m, err := model.Open(model.Config{Path: a.Model, ORTLib: a.ORTLib, Provider: model.ProviderCPU, Slots: slots, Threads: threads})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	e := tts.New(tts.Config{}, ph, m, v)
-	tb.Cleanup(func() { e.Close(); m.Close() })
+	tb.Cleanup(func() { e.Close() })
 	return e
 }
 

@@ -52,7 +52,7 @@ type qmaxFlags struct {
 	modelName, serverBuild     string
 	modelID                    string
 	maxQueueDepth              int
-	engine                     engineConfig
+	engine                     tts.LoadConfig
 }
 
 func newBenchQmaxCmd() *cobra.Command {
@@ -249,18 +249,14 @@ func benchUsableText(s bench.RungStats) string {
 
 // benchStartSelf runs the real server on a loopback port and waits until it is ready. stop
 // shuts it down and waits for it to exit.
-func benchStartSelf(ctx context.Context, ec engineConfig, maxQueueDepth int) (baseURL string, stop func() error, err error) {
+func benchStartSelf(ctx context.Context, ec tts.LoadConfig, maxQueueDepth int) (baseURL string, stop func() error, err error) {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ec.Logger = log
 	srv, err := server.New(server.Config{
 		MaxQueueDepth: maxQueueDepth,
 		MaxTextChars:  ec.MaxTextChars,
 		Logger:        log,
-		Load: func(ctx context.Context, obs tts.Observer, stage func(string)) (server.Engine, func() error, error) {
-			c := ec
-			c.Observer = obs
-			return loadEngine(ctx, c, stage)
-		},
+		Load:          engineLoader(ec),
 	})
 	if err != nil {
 		return "", nil, fmt.Errorf("in-process server: %w", err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/artifact"
-	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 // The quick way to size a machine, end to end on the real model: bench --self writes an
@@ -16,7 +16,7 @@ func TestBenchSelfThenPlan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real model: skipped in -short")
 	}
-	a := assets.ForTest(t)
+	a := testenv.Assets(t)
 	out := t.TempDir()
 	log, err := runKokoro(t, "bench", "qmax", "--self", "--ladder", "1,2", "--hold", "8s", "--measure-window", "6s",
 		"--settle", "0s", "--slo-ms", "20000", "--out", out, "--provider", "cpu", "--threads", "2",

@@ -19,7 +19,7 @@ import (
 )
 
 // serveConfig is the server side of `kokoro serve`; the engine's own settings (slots, threads,
-// provider, text limit, assets) are in engineConfig.
+// provider, text limit, assets) are in tts.LoadConfig.
 type serveConfig struct {
 	Host          string
 	Port          int
@@ -31,7 +31,7 @@ type serveConfig struct {
 
 func newServeCmd() *cobra.Command {
 	var (
-		ec engineConfig
+		ec tts.LoadConfig
 		sc serveConfig
 	)
 	cmd := &cobra.Command{
@@ -68,7 +68,7 @@ func newServeCmd() *cobra.Command {
 }
 
 // runServe listens, then loads the engine behind the running server, and serves until ctx ends.
-func runServe(ctx context.Context, ec engineConfig, sc serveConfig, start time.Time) error {
+func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time.Time) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(sc.LogLevel)); err != nil {
 		return fmt.Errorf("%w: --log-level %q: %v", errUsage, sc.LogLevel, err)
@@ -96,19 +96,6 @@ func runServe(ctx context.Context, ec engineConfig, sc serveConfig, start time.T
 		return err
 	}
 	return srv.Serve(ctx, ln)
-}
-
-// engineLoader adapts loadEngine to the server, which hands in its metrics as the observer.
-func engineLoader(ec engineConfig) server.Loader {
-	return func(ctx context.Context, obs tts.Observer, stage func(string)) (server.Engine, func() error, error) {
-		c := ec
-		c.Observer = obs
-		eng, closeAll, err := loadEngine(ctx, c, stage)
-		if err != nil {
-			return nil, nil, err
-		}
-		return eng, closeAll, nil
-	}
 }
 
 // containerStart parses CONTAINER_START_EPOCH (unix seconds, fractions allowed); empty means

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/tts"
@@ -18,7 +19,7 @@ import (
 
 func newSynthCmd() *cobra.Command {
 	var (
-		ec      engineConfig
+		ec      tts.LoadConfig
 		text    string
 		file    string
 		voice   string
@@ -61,11 +62,11 @@ func newSynthCmd() *cobra.Command {
 			if ec.Logger == nil {
 				ec.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			}
-			eng, closeAll, err := loadEngine(ctx, ec, nil)
+			eng, err := tts.Load(ctx, ec, nil)
 			if err != nil {
 				return err
 			}
-			defer closeAll()
+			defer eng.Close()
 			return synthesize(ctx, eng, tts.Request{Text: text, Voice: voice, Speed: speed, Lang: lang}, out, verbose, cmd.ErrOrStderr())
 		},
 	}
@@ -73,7 +74,7 @@ func newSynthCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&text, "text", "", "text to speak")
 	f.StringVar(&file, "file", "", "file with the text to speak (- for stdin)")
-	f.StringVar(&voice, "voice", "af_heart", "voice name or blend, e.g. af_bella(2)+af_sky(1)")
+	f.StringVar(&voice, "voice", api.DefaultVoice, "voice name or blend, e.g. af_bella(2)+af_sky(1)")
 	f.Float64Var(&speed, "speed", 1, "speaking rate, 0.5–2.0")
 	f.StringVar(&lang, "lang", "", "en-us or en-gb (default: from the voice)")
 	f.StringVarP(&out, "output", "o", "out.wav", "output WAV file (- for stdout)")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 func runKokoro(t *testing.T, args ...string) (string, error) {
@@ -26,7 +27,7 @@ func TestSynthWritesPlayableWAV(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real model: skipped in -short")
 	}
-	a := assets.ForTest(t)
+	a := testenv.Assets(t)
 	wav := filepath.Join(t.TempDir(), "out.wav")
 	out, err := runKokoro(t, "synth", "--text", "Hello there, this is a test.", "--voice", "am_adam",
 		"--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", wav)
@@ -62,7 +63,7 @@ func TestSynthErrorsNameThePathAndTheFix(t *testing.T) {
 		{"lexicon", []string{"synth", "--text", "hi", "--lexicon-dir", "/nope/lexicon"}, []string{"/nope/lexicon", "make setup"}},
 	} {
 		if c.name != "no text" {
-			assets.ForTest(t) // the other assets must exist for the error to be about this one
+			testenv.Assets(t) // the other assets must exist for the error to be about this one
 		}
 		_, err := runKokoro(t, c.args...)
 		if err == nil {
@@ -81,7 +82,7 @@ func TestSynthUnknownVoiceListsValidOnes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real model: skipped in -short")
 	}
-	a := assets.ForTest(t)
+	a := testenv.Assets(t)
 	_, err := runKokoro(t, "synth", "--text", "hi", "--voice", "zz_nobody", "--model", a.Model, "--voices-dir", a.Voices,
 		"--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", filepath.Join(t.TempDir(), "x.wav"))
 	if err == nil || !strings.Contains(err.Error(), "af_heart") || !strings.Contains(err.Error(), "zz_nobody") {
@@ -90,7 +91,7 @@ func TestSynthUnknownVoiceListsValidOnes(t *testing.T) {
 }
 
 func TestVoicesListsInstalledPacks(t *testing.T) {
-	a := assets.ForTest(t)
+	a := testenv.Assets(t)
 	out, err := runKokoro(t, "voices", "--voices-dir", a.Voices)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"testing"
 )
 
 // Paths names every runtime file kokoro needs.
@@ -92,19 +91,4 @@ func (p Paths) Check() error {
 		}
 	}
 	return nil
-}
-
-// ForTest returns the resolved assets for a test that needs the real model. When they are
-// missing the test is skipped, unless KOKORO_REQUIRE_ASSETS=1 (set by `make test`), in which
-// case it fails: the full suite never skips the real model silently.
-func ForTest(tb testing.TB) Paths {
-	tb.Helper()
-	p := Resolve(os.Getenv)
-	if err := p.Check(); err != nil {
-		if os.Getenv("KOKORO_REQUIRE_ASSETS") == "1" {
-			tb.Fatalf("%v", err)
-		}
-		tb.Skipf("%v", err)
-	}
-	return p
 }

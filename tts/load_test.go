@@ -1,0 +1,111 @@
+package tts_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+func TestMaxChunkIDsForFollowsTheProvider(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		configured int
+		p          model.Provider
+		want       int
+	}{{0, model.ProviderCPU, 200}, {0, model.ProviderCUDA, 510}, {300, model.ProviderCPU, 300}, {120, model.ProviderCUDA, 120}} {
+		if got := tts.MaxChunkIDsFor(c.configured, c.p); got != c.want {
+			t.Errorf("MaxChunkIDsFor(%d, %s) = %d, want %d", c.configured, c.p, got, c.want)
+		}
+	}
+}
+
+// children counts this process's child processes named comm, from /proc.
+func children(t *testing.T, comm string) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // the process ended meanwhile
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses, so cut at the last ')'.
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		fields := strings.Fields(s[close+1:])
+		if len(fields) > 1 && s[open+1:close] == comm && fields[1] == strconv.Itoa(os.Getpid()) {
+			n++
+		}
+	}
+	return n
+}
+
+// Load reports its stages, applies the provider's chunk rule, and its engine's Close releases
+// everything it opened: the model and the espeak-ng helpers the phonemizer started for a word
+// no lexicon knows.
+func TestLoadStagesChunkRuleAndClose(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real model: skipped in -short")
+	}
+	testenv.LookPath(t, "espeak-ng")
+	var stages []string
+	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(t), Provider: "cpu", Slots: 1, Threads: 2},
+		func(s string) { stages = append(stages, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if strings.Join(stages, " ") != api.StageWeightsReady+" "+api.StageWarmupDone {
+		t.Errorf("stages %v", stages)
+	}
+	// Two hundred ids on CPU: the second chunk of a long sentence stops at 200, where 510
+	// would take it all. Phonemizing (the unknown word included) happens before the first
+	// chunk, so two chunks are all the test needs to synthesize.
+	long := strings.Repeat("The committee reviewed every proposal with considerable patience and care, ", 4)
+	enough := errors.New("enough")
+	var second int
+	_, err = e.Stream(context.Background(), tts.Request{Text: long + "then Zorblaxian Quintrevath spoke."}, func(c tts.Chunk) error {
+		if c.Index == 1 {
+			second = len(phonemize.Tokenize(c.Phonemes))
+			return enough
+		}
+		return nil
+	})
+	if !errors.Is(err, enough) {
+		t.Fatalf("stream: %v", err)
+	}
+	if second == 0 || second > 200 {
+		t.Errorf("the second chunk has %d ids on CPU; later chunks are bounded by 200", second)
+	}
+	if n := children(t, "espeak-ng"); n == 0 {
+		t.Fatal("no espeak-ng helper running after an unknown word: the test proves nothing")
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := children(t, "espeak-ng"); n != 0 {
+		t.Errorf("%d espeak-ng helper(s) still running after Close", n)
+	}
+	if _, err := e.Stream(context.Background(), tts.Request{Text: "Hello."}, func(tts.Chunk) error { return nil }); err == nil {
+		t.Error("a closed engine still speaks")
+	}
+}

@@ -5,22 +5,41 @@ package api
 
 // Routes served by `kokoro serve`.
 const (
-	RoutePing          = "/ping"
-	RouteInvocations   = "/invocations"
-	RouteBidiStream    = "/invocations-bidirectional-stream"
-	RouteOpenAISpeech  = "/v1/audio/speech"
-	RouteOpenAIVoices  = "/v1/audio/voices"
-	RouteMetrics       = "/metrics"
-	SampleRate         = 24000
-	DefaultVoice       = "af_heart"
-	DefaultFormat      = "wav"
-	HeaderAudioDur     = "X-Audio-Duration"
-	HeaderInferenceMs  = "X-Inference-Time-Ms"
-	HeaderRTF          = "X-RTF"
-	HeaderRequestID    = "X-Request-Id"
-	ErrQueueSaturated  = "queue_saturated"
-	ErrRequestStale    = "request_stale"
+	RoutePing         = "/ping"
+	RouteInvocations  = "/invocations"
+	RouteBidiStream   = "/invocations-bidirectional-stream"
+	RouteOpenAISpeech = "/v1/audio/speech"
+	RouteOpenAIVoices = "/v1/audio/voices"
+	RouteMetrics      = "/metrics"
+)
+
+// Headers: the request id both ways, and the three a complete (stream:false) WAV carries.
+const (
+	HeaderAudioDur    = "X-Audio-Duration"
+	HeaderInferenceMs = "X-Inference-Time-Ms"
+	HeaderRTF         = "X-RTF"
+	HeaderRequestID   = "X-Request-Id"
+)
+
+// The audio every route sends, and what a request may ask for. The server validates against
+// these and the bench sends within them, so both sides share one definition.
+const (
+	// SampleRate of the model's output and of every stream: PCM16 LE mono.
+	SampleRate = 24000
+	// StreamingWAVHeader is the size of the RIFF header before a streamed WAV's PCM.
 	StreamingWAVHeader = 44
+
+	FormatWAV     = "wav"
+	FormatPCM     = "pcm"
+	DefaultFormat = FormatWAV
+
+	LangUS = "en-us"
+	LangGB = "en-gb"
+
+	DefaultVoice = "af_heart"
+	// MinSpeed and MaxSpeed bound the speaking rate a request may ask for (1 = normal).
+	MinSpeed = 0.5
+	MaxSpeed = 2.0
 )
 
 // InvocationRequest is the body of POST /invocations. Pointer fields distinguish "absent" (use
@@ -44,16 +63,6 @@ type SpeechRequest struct {
 	ResponseFormat string   `json:"response_format,omitempty"`
 	Speed          *float64 `json:"speed,omitempty"`
 	Stream         *bool    `json:"stream,omitempty"`
-}
-
-// ErrorResponse is every non-2xx JSON body. QueueDepth and MaxQueueDepth are set only for
-// queue_saturated rejections.
-type ErrorResponse struct {
-	Error         string   `json:"error"`
-	Message       string   `json:"message,omitempty"`
-	QueueDepth    *int     `json:"queue_depth,omitempty"`
-	MaxQueueDepth *int     `json:"max_queue_depth,omitempty"`
-	Valid         []string `json:"valid,omitempty"`
 }
 
 // WebSocket message types.

@@ -4,10 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/kokoro-sm/kokoro/api"
 )
 
-// WAVHeaderSize is the size of the canonical RIFF/WAVE header written here.
-const WAVHeaderSize = 44
+// WAVHeaderSize is the size of the canonical RIFF/WAVE header written here: the 44 bytes a
+// streamed WAV starts with on the wire.
+const WAVHeaderSize = api.StreamingWAVHeader
 
 // UnknownSize fills both RIFF size fields of a streaming WAV, whose length is not known when
 // the header leaves; players read such a file to its end.
@@ -20,7 +23,7 @@ type Format struct {
 }
 
 // Mono24k is the model's output format.
-var Mono24k = Format{SampleRate: 24000, Channels: 1}
+var Mono24k = Format{SampleRate: api.SampleRate, Channels: 1}
 
 // AppendWAVHeader appends a 44-byte PCM16 WAV header for dataBytes bytes of samples, or for a
 // stream of unknown length when dataBytes is UnknownSize.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/api"
 )
 
 // Config is the ladder to run.
@@ -84,8 +86,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("runs %d must be at least 1", c.Runs)
 	case c.SLO <= 0:
 		return fmt.Errorf("slo %v must be positive", c.SLO)
-	case c.Speed != 0 && (c.Speed < 0.5 || c.Speed > 2):
-		return fmt.Errorf("speed %v out of range 0.5–2.0", c.Speed)
+	case c.Speed != 0 && (c.Speed < api.MinSpeed || c.Speed > api.MaxSpeed):
+		return fmt.Errorf("speed %v out of range %.1f–%.1f", c.Speed, api.MinSpeed, api.MaxSpeed)
 	}
 	return nil
 }

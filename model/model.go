@@ -13,6 +13,8 @@ import (
 	"time"
 
 	ort "github.com/yalue/onnxruntime_go"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // Provider selects where the model runs.
@@ -200,7 +202,7 @@ func (m *Model) Slots() int { return len(m.sessions) }
 
 // Synthesize runs one chunk: ids are phoneme ids without pads (the pads are added here),
 // style is the voice row for len(ids), speed scales durations. It returns mono float32 PCM at
-// 24 kHz. Cancelling ctx terminates the run inside ONNX Runtime.
+// api.SampleRate. Cancelling ctx terminates the run inside ONNX Runtime.
 func (m *Model) Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -208,8 +210,8 @@ func (m *Model) Synthesize(ctx context.Context, slot int, ids []int64, style []f
 	if slot < 0 || slot >= len(m.sessions) {
 		return nil, fmt.Errorf("%w: %d of %d", ErrSlot, slot, len(m.sessions))
 	}
-	if len(ids) == 0 || len(ids) > 510 {
-		return nil, fmt.Errorf("chunk has %d phoneme ids, want 1..510", len(ids))
+	if len(ids) == 0 || len(ids) > phonemize.MaxIDs {
+		return nil, fmt.Errorf("chunk has %d phoneme ids, want 1..%d", len(ids), phonemize.MaxIDs)
 	}
 	if len(style) != StyleDim {
 		return nil, fmt.Errorf("style has %d values, want %d", len(style), StyleDim)

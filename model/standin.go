@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+
+	"github.com/kokoro-sm/kokoro/api"
 )
 
 // StandInOptions picks which of the public exports' I/O variants the stand-in imitates.
@@ -33,7 +35,7 @@ func StandInModel(o StandInOptions) []byte {
 	tone := make([]float32, k)
 	for i := range tone {
 		// ~400 Hz at 24 kHz, scaled so the largest id (177) stays well inside [-1, 1].
-		tone[i] = float32(0.004 * math.Sin(2*math.Pi*400*float64(i)/24000))
+		tone[i] = float32(0.004 * math.Sin(2*math.Pi*400*float64(i)/api.SampleRate))
 	}
 	speedIn := "speed"
 	nodes := []node{}

@@ -12,12 +12,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
-// Voice pack geometry: one 256-value style vector per utterance length 1..510.
+// Voice pack geometry: one 256-value style vector per utterance length, 1 to the most phoneme
+// ids the model takes in one run.
 const (
 	StyleDim  = 256
-	PackRows  = 510
+	PackRows  = phonemize.MaxIDs
 	PackBytes = PackRows * StyleDim * 4
 )
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/tts"
@@ -26,6 +25,7 @@ var (
 	errNotReady       = errors.New("model is not loaded yet")
 	errShuttingDown   = errors.New("server is shutting down")
 	errUnknownMessage = errors.New("unknown message type")
+	errDuplicateID    = errors.New("request_id is already in use in this session")
 	errClientWrite    = errors.New("client stopped reading") // a write to the client failed or stalled
 )
 
@@ -37,12 +37,16 @@ type httpError struct {
 }
 
 // classify maps any error from decoding, validation, admission or synthesis to its status,
-// wire error code and metrics outcome. It is the one place where errors become status codes.
-func classify(err error, voices func() []string) httpError {
+// wire error code and metrics outcome. It is the one place where errors become status codes;
+// it decides on error identities and types, never on message text.
+func classify(err error) httpError {
 	e := func(status int, code, outcome string) httpError {
 		return httpError{status: status, outcome: outcome, body: api.ErrorResponse{Error: code, Message: err.Error()}}
 	}
-	var sat *SaturatedError
+	var (
+		sat   *SaturatedError
+		voice *tts.VoiceError
+	)
 	switch {
 	case errors.As(err, &sat):
 		h := e(http.StatusServiceUnavailable, api.ErrQueueSaturated, OutcomeRejected)
@@ -53,51 +57,50 @@ func classify(err error, voices func() []string) httpError {
 	case errors.Is(err, errStale):
 		return e(http.StatusRequestTimeout, api.ErrRequestStale, OutcomeStale)
 	case errors.Is(err, errBadJSON):
-		return e(http.StatusBadRequest, "invalid_json", OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidJSON, OutcomeClientError)
 	case errors.Is(err, errBodyTimeout):
-		return e(http.StatusRequestTimeout, "body_timeout", OutcomeClientError)
+		return e(http.StatusRequestTimeout, api.ErrBodyTimeout, OutcomeClientError)
 	case errors.Is(err, errBodyTooLarge):
-		return e(http.StatusRequestEntityTooLarge, "body_too_large", OutcomeClientError)
+		return e(http.StatusRequestEntityTooLarge, api.ErrBodyTooLarge, OutcomeClientError)
 	case errors.Is(err, tts.ErrEmptyText):
-		return e(http.StatusBadRequest, "empty_text", OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrEmptyText, OutcomeClientError)
 	case errors.Is(err, tts.ErrTextTooLong):
-		return e(http.StatusRequestEntityTooLarge, "text_too_long", OutcomeClientError)
-	case errors.Is(err, tts.ErrUnknownVoice):
-		h := e(http.StatusBadRequest, "unknown_voice", OutcomeClientError)
-		if voices != nil {
-			h.body.Valid = voices()
-			if !strings.Contains(h.body.Message, "have:") && len(h.body.Valid) > 0 {
-				h.body.Message += "; valid voices: " + strings.Join(h.body.Valid, ", ")
-			}
-		}
+		return e(http.StatusRequestEntityTooLarge, api.ErrTextTooLong, OutcomeClientError)
+	case errors.As(err, &voice):
+		h := e(http.StatusBadRequest, api.ErrUnknownVoice, OutcomeClientError)
+		h.body.Valid = voice.Valid
 		return h
+	case errors.Is(err, tts.ErrUnknownVoice):
+		return e(http.StatusBadRequest, api.ErrUnknownVoice, OutcomeClientError)
 	case errors.Is(err, tts.ErrBadSpeed):
-		return e(http.StatusBadRequest, "invalid_speed", OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidSpeed, OutcomeClientError)
 	case errors.Is(err, errBadFormat):
-		h := e(http.StatusBadRequest, "unsupported_format", OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedFormat, OutcomeClientError)
 		h.body.Valid = append([]string(nil), formats...)
 		return h
 	case errors.Is(err, errBadLang):
-		h := e(http.StatusBadRequest, "unsupported_lang", OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedLang, OutcomeClientError)
 		h.body.Valid = append([]string(nil), langs...)
 		return h
 	case errors.Is(err, errBadModel):
-		h := e(http.StatusBadRequest, "unsupported_model", OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedModel, OutcomeClientError)
 		h.body.Valid = append([]string(nil), openAIModels...)
 		return h
 	case errors.Is(err, errUnknownMessage):
-		return e(http.StatusBadRequest, "unknown_message_type", OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrUnknownMessageType, OutcomeClientError)
+	case errors.Is(err, errDuplicateID):
+		return e(http.StatusBadRequest, api.ErrDuplicateRequestID, OutcomeClientError)
 	case errors.Is(err, errMethod):
-		return e(http.StatusMethodNotAllowed, "method_not_allowed", OutcomeClientError)
+		return e(http.StatusMethodNotAllowed, api.ErrMethodNotAllowed, OutcomeClientError)
 	case errors.Is(err, errNotReady):
-		return e(http.StatusServiceUnavailable, "not_ready", OutcomeNotReady)
+		return e(http.StatusServiceUnavailable, api.ErrNotReady, OutcomeNotReady)
 	case errors.Is(err, errShuttingDown), errors.Is(err, tts.ErrClosed):
-		return e(http.StatusServiceUnavailable, "shutting_down", OutcomeNotReady)
+		return e(http.StatusServiceUnavailable, api.ErrShuttingDown, OutcomeNotReady)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, errClientWrite):
 		// 499 is nginx's "client closed request"; nobody reads it, but the log and metrics do.
-		return e(499, "cancelled", OutcomeCancelled)
+		return e(499, api.ErrCancelled, OutcomeCancelled)
 	default:
-		return e(http.StatusInternalServerError, "internal", OutcomeError)
+		return e(http.StatusInternalServerError, api.ErrInternal, OutcomeError)
 	}
 }
 
@@ -112,7 +115,7 @@ func writeError(w http.ResponseWriter, h httpError, retryAfter int) {
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		b = []byte(fmt.Sprintf(`{"error":"internal","message":%q}`, err.Error()))
+		b = []byte(fmt.Sprintf(`{"error":%q,"message":%q}`, api.ErrInternal, err.Error()))
 		status = http.StatusInternalServerError
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -56,7 +57,7 @@ func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []floa
 	}
 	pcm := make([]float32, len(ids)*samplesPerID)
 	for i := range pcm {
-		pcm[i] = float32(0.5 * math.Sin(2*math.Pi*440*float64(i)/tts.SampleRate))
+		pcm[i] = float32(0.5 * math.Sin(2*math.Pi*440*float64(i)/api.SampleRate))
 	}
 	return pcm, nil
 }
@@ -68,7 +69,7 @@ func (v fakeVoices) Style(spec string, _ int) ([]float32, error) {
 	for _, part := range strings.Split(spec, "+") {
 		name, _, _ := strings.Cut(part, "(")
 		if !slices.Contains(v.names, strings.TrimSpace(name)) {
-			return nil, fmt.Errorf("%w: voice %q not found; have: %s", tts.ErrUnknownVoice, name, strings.Join(v.names, ", "))
+			return nil, &model.UnknownVoiceError{Name: name, Have: v.names}
 		}
 	}
 	return make([]float32, 256), nil
@@ -121,6 +122,22 @@ type harness struct {
 
 type harnessOpt func(*Config, *fakeSynth)
 
+// fakeLoader loads an engine of the fakes configured by ec, reporting both loader stages.
+func fakeLoader(syn *fakeSynth, ec tts.Config) Loader {
+	return func(ctx context.Context, obs tts.Observer, stage func(string)) (Engine, func() error, error) {
+		stage(api.StageWeightsReady)
+		stage(api.StageWarmupDone)
+		ec.Observer = obs
+		eng := tts.New(ec, fakePhonemizer{}, syn, fakeVoices{testVoices})
+		return eng, eng.Close, nil
+	}
+}
+
+// maxTextChars makes the harness engine accept at most n characters.
+func maxTextChars(n int) harnessOpt {
+	return func(c *Config, s *fakeSynth) { c.Load = fakeLoader(s, tts.Config{MaxTextChars: n}) }
+}
+
 // newHarness starts a server whose engine loads at once (or when gate is closed, if given)
 // and stops it, waiting for Serve to return, when the test ends.
 func newHarness(t testing.TB, opts ...harnessOpt) *harness {
@@ -134,12 +151,7 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 		Stages:        h.stage,
 		DrainTimeout:  5 * time.Second,
 	}
-	cfg.Load = func(ctx context.Context, obs tts.Observer, stage func(string)) (Engine, func() error, error) {
-		stage(api.StageWeightsReady)
-		stage(api.StageWarmupDone)
-		eng := tts.New(tts.Config{Observer: obs, MaxTextChars: cfg.MaxTextChars}, fakePhonemizer{}, syn, fakeVoices{testVoices})
-		return eng, func() error { eng.Close(); return nil }, nil
-	}
+	cfg.Load = fakeLoader(syn, tts.Config{})
 	for _, o := range opts {
 		o(&cfg, syn)
 	}

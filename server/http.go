@@ -31,7 +31,7 @@ func allowMethod(w http.ResponseWriter, r *http.Request, allowed ...string) bool
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	err := fmt.Errorf("%w: %s %s; use %s", errMethod, r.Method, r.URL.Path, strings.Join(allowed, " or "))
-	writeError(w, classify(err, nil), 0)
+	writeError(w, classify(err), 0)
 	return false
 }
 
@@ -58,7 +58,7 @@ func (s *Server) handleVoices(w http.ResponseWriter, r *http.Request) {
 	}
 	eng := s.engine()
 	if eng == nil {
-		writeError(w, classify(s.notReady(), nil), s.retryAfter())
+		writeError(w, classify(s.notReady()), s.retryAfter())
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string][]string{"voices": eng.VoiceNames()})
@@ -81,7 +81,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			if id == "" {
 				id = newID()
 			}
-			h := classify(err, s.voiceNames)
+			h := classify(err)
 			w.Header().Set(api.HeaderRequestID, id)
 			writeError(w, h, s.retryAfter())
 			s.record(route, id, h, arrived, time.Time{}, tts.Stats{}, err)
@@ -113,7 +113,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			id = syn.id
 		}
 		if err == nil {
-			err = eng.Validate(syn.req)
+			syn.req, err = eng.Check(syn.req)
 		}
 		if err != nil {
 			fail(err)
@@ -142,22 +142,15 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			}
 			// The 200 is out: the only honest signal left is a cut stream, which the client
 			// sees as an unexpected EOF instead of a short but well-formed body.
-			s.record(route, id, classify(err, nil), arrived, out.firstByte, st, err)
+			s.record(route, id, classify(err), arrived, out.firstByte, st, err)
 			panic(http.ErrAbortHandler)
 		}
 		s.record(route, id, httpError{status: http.StatusOK, outcome: OutcomeOK}, arrived, out.firstByte, st, nil)
 	}
 }
 
-func (s *Server) voiceNames() []string {
-	if eng := s.engine(); eng != nil {
-		return eng.VoiceNames()
-	}
-	return nil
-}
-
 func (s *Server) limits() limits {
-	return limits{maxTextChars: s.cfg.MaxTextChars, maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now}
+	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now}
 }
 
 // speak admits syn and streams it through emit. Every transport takes this path, so the
@@ -250,7 +243,7 @@ func (h *httpAudio) emit(c tts.Chunk) error {
 	h.buf = h.buf[:0]
 	if !h.started {
 		h.header(-1)
-		if h.syn.format == "wav" {
+		if h.syn.format == api.FormatWAV {
 			h.buf = append(h.buf, audio.StreamingWAVHeader(audio.Mono24k)...)
 		}
 	}
@@ -274,7 +267,7 @@ func (h *httpAudio) write(audible bool) error {
 
 // complete sends a whole file with the headers of the non-streaming contract.
 func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
-	if h.syn.format == "wav" {
+	if h.syn.format == api.FormatWAV {
 		h.buf = audio.EncodeWAV(audio.Mono24k, pcm)
 	} else {
 		h.buf = audio.AppendPCM16(h.buf[:0], pcm)
@@ -297,9 +290,12 @@ func (c *collector) emit(ch tts.Chunk) error {
 	return nil
 }
 
+// pcmContentType describes the raw stream: PCM16 little-endian mono at the model's rate.
+var pcmContentType = fmt.Sprintf("audio/pcm;rate=%d;channels=1;encoding=s16le", api.SampleRate)
+
 func contentType(format string) string {
-	if format == "pcm" {
-		return "audio/pcm;rate=24000;channels=1;encoding=s16le"
+	if format == api.FormatPCM {
+		return pcmContentType
 	}
 	return "audio/wav"
 }

@@ -223,7 +223,7 @@ func TestNonStreamingReturnsCompleteWAVWithHeaders(t *testing.T) {
 	if cl := resp.ContentLength; cl != int64(len(body)) {
 		t.Errorf("Content-Length %d, body %d", cl, len(body))
 	}
-	wantDur := fmt.Sprintf("%.3f", float64(wantSamples(text))/tts.SampleRate)
+	wantDur := fmt.Sprintf("%.3f", float64(wantSamples(text))/api.SampleRate)
 	if got := resp.Header.Get(api.HeaderAudioDur); got != wantDur {
 		t.Errorf("%s = %q, want %s", api.HeaderAudioDur, got, wantDur)
 	}
@@ -293,7 +293,7 @@ func TestVoicesRoute(t *testing.T) {
 
 func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(c *Config, _ *fakeSynth) { c.MaxTextChars, c.MaxBodyBytes = 100, 2048 })
+	h := newHarness(t, maxTextChars(100), func(c *Config, _ *fakeSynth) { c.MaxBodyBytes = 2048 })
 	h.waitReady()
 	stale := float64(time.Now().Add(-2 * time.Minute).Unix())
 	fresh := float64(time.Now().Unix())

@@ -236,7 +236,7 @@ func TestMetricsCountWhatWasServed(t *testing.T) {
 		t.Fatal(resp.StatusCode)
 	}
 	m := h.srv.Metrics()
-	audioS := float64(wantSamples(text)) / tts.SampleRate
+	audioS := float64(wantSamples(text)) / api.SampleRate
 	if got := testutil.ToFloat64(m.AudioSeconds.WithLabelValues(labelInvocations)); got < audioS-1e-9 || got > audioS+1e-9 {
 		t.Errorf("audio seconds = %v, want %v", got, audioS)
 	}

@@ -13,7 +13,28 @@ import (
 
 func testLimits() limits {
 	now := time.Unix(1_800_000_000, 0)
-	return limits{maxTextChars: 1000, maxRequestAge: 56 * time.Second, now: func() time.Time { return now }}
+	return limits{maxRequestAge: 56 * time.Second, now: func() time.Time { return now }}
+}
+
+// checker is an engine of the fakes with a 1000-character limit, for the checks a request
+// passes after its route decoded it.
+func checker(tb testing.TB) *tts.Engine {
+	e := tts.New(tts.Config{MaxTextChars: 1000}, fakePhonemizer{}, &fakeSynth{slots: 1}, fakeVoices{testVoices})
+	tb.Cleanup(func() { e.Close() })
+	return e
+}
+
+// decodeAndCheck is what the handler does with a body before admission: the route's decoding,
+// then the engine's Check.
+func decodeAndCheck(e *tts.Engine, parse func([]byte, limits) (*synthesis, error), b []byte) (*synthesis, error) {
+	s, err := parse(b, testLimits())
+	if err != nil {
+		return nil, err
+	}
+	if s.req, err = e.Check(s.req); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
@@ -24,10 +45,10 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		check      func(*synthesis) bool
 	}{
 		{"defaults", `{"text":"hi"}`, nil, func(s *synthesis) bool {
-			return s.format == "wav" && s.stream && s.req.Voice == "" && s.req.Speed == 0
+			return s.format == "wav" && s.stream && s.req.Voice == api.DefaultVoice && s.req.Speed == nil
 		}},
 		{"explicit fields", `{"text":"hi","voice":"af_bella","speed":0.5,"stream":false,"format":"PCM","lang":"en-GB","request_id":"x"}`, nil, func(s *synthesis) bool {
-			return s.format == "pcm" && !s.stream && s.req.Voice == "af_bella" && s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
+			return s.format == "pcm" && !s.stream && s.req.Voice == "af_bella" && *s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
 		}},
 		{"unknown fields are ignored", `{"text":"hi","temperature":3}`, nil, nil},
 		{"55 s old is fresh", `{"text":"hi","request_timestamp":1799999945}`, nil, nil},
@@ -35,12 +56,14 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		{"fractional seconds", `{"text":"hi","request_timestamp":1799999943.9}`, errStale, nil},
 		{"speed at the edges", `{"text":"hi","speed":2.0}`, nil, nil},
 		{"negative speed", `{"text":"hi","speed":-1}`, tts.ErrBadSpeed, nil},
+		{"zero speed is given, not absent", `{"text":"hi","speed":0}`, tts.ErrBadSpeed, nil},
 		{"text limit counts runes", `{"text":"` + strings.Repeat("é", 1000) + `"}`, nil, nil},
 		{"text over the limit", `{"text":"` + strings.Repeat("é", 1001) + `"}`, tts.ErrTextTooLong, nil},
 		{"null text", `{"text":null}`, tts.ErrEmptyText, nil},
 	}
+	e := checker(t)
 	for _, tc := range cases {
-		s, err := parseInvocation([]byte(tc.body), testLimits())
+		s, err := decodeAndCheck(e, parseInvocation, []byte(tc.body))
 		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
 			continue
@@ -110,11 +133,12 @@ func FuzzParseInvocation(f *testing.F) {
 		`{"text":"x","format":"pcm","stream":false}`, `{`, `null`, `{"text":"\u0000"}`} {
 		f.Add([]byte(s))
 	}
+	e := checker(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, parse := range []func([]byte, limits) (*synthesis, error){parseInvocation, parseSpeech} {
-			s, err := parse(b, testLimits())
+			s, err := decodeAndCheck(e, parse, b)
 			if err != nil {
-				if classify(err, nil).status >= 500 {
+				if classify(err).status >= 500 {
 					t.Fatalf("parse error %v maps to a 5xx", err)
 				}
 				continue
@@ -122,8 +146,8 @@ func FuzzParseInvocation(f *testing.F) {
 			if strings.TrimSpace(s.req.Text) == "" || len([]rune(s.req.Text)) > 1000 {
 				t.Fatalf("accepted text %q", s.req.Text)
 			}
-			if s.req.Speed != 0 && (s.req.Speed < tts.MinSpeed || s.req.Speed > tts.MaxSpeed) {
-				t.Fatalf("accepted speed %v", s.req.Speed)
+			if s.req.Speed != nil && !(*s.req.Speed >= api.MinSpeed && *s.req.Speed <= api.MaxSpeed) {
+				t.Fatalf("accepted speed %v", *s.req.Speed)
 			}
 			if s.format != "wav" && s.format != "pcm" {
 				t.Fatalf("accepted format %q", s.format)
@@ -139,7 +163,7 @@ func FuzzParseClientMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseClientMessage(b)
 		if err != nil {
-			if classify(err, nil).status >= 500 {
+			if classify(err).status >= 500 {
 				t.Fatalf("message error %v maps to a 5xx", err)
 			}
 			return

@@ -95,7 +95,7 @@ func TestRealModelInvocationReturnsSpeech(t *testing.T) {
 		t.Fatal(err)
 	}
 	pcm := audio.DecodePCM16(body[audio.WAVHeaderSize:])
-	dur := float64(len(pcm)) / tts.SampleRate
+	dur := float64(len(pcm)) / api.SampleRate
 	// Read English runs at about 2–4 words a second.
 	if lo, hi := float64(words)/5, float64(words)/1.5; dur < lo || dur > hi {
 		t.Errorf("%.2f s of audio for %d words, want %.1f–%.1f s", dur, words, lo, hi)

@@ -21,8 +21,8 @@ import (
 
 // Values a request may choose from; error bodies list them.
 var (
-	formats      = []string{"wav", "pcm"}
-	langs        = []string{"en-us", "en-gb"}
+	formats      = []string{api.FormatWAV, api.FormatPCM}
+	langs        = []string{api.LangUS, api.LangGB}
 	openAIModels = []string{"kokoro", "tts-1", "tts-1-hd", "gpt-4o-mini-tts"}
 )
 
@@ -33,19 +33,19 @@ const (
 	labelBidi        = "bidi"
 )
 
-// synthesis is one validated request, whichever route it came in on.
+// synthesis is one decoded request, whichever route it came in on; the engine checks req
+// (Engine.Check) before it is admitted.
 type synthesis struct {
 	route   string // metrics label
 	id      string
 	req     tts.Request
-	format  string // "wav" | "pcm"
+	format  string // api.FormatWAV | api.FormatPCM
 	stream  bool
 	arrived time.Time
 }
 
-// limits are the checks a request passes before the engine sees it.
+// limits are the route checks a request passes before the engine checks it.
 type limits struct {
-	maxTextChars  int           // 0 = unlimited
 	maxRequestAge time.Duration // 0 = never stale
 	now           func() time.Time
 }
@@ -85,7 +85,7 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
-// parseInvocation decodes and checks a POST /invocations body.
+// parseInvocation decodes a POST /invocations body and applies the route's own checks.
 func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	var in api.InvocationRequest
 	if err := decodeStrict(b, &in); err != nil {
@@ -115,16 +115,13 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if in.Lang != "" && !slices.Contains(langs, strings.ToLower(in.Lang)) {
 		return nil, fmt.Errorf("%w: %q; supported: %s", errBadLang, in.Lang, strings.Join(langs, ", "))
 	}
-	req, err := buildRequest(in.Text, in.Voice, in.Speed, strings.ToLower(in.Lang), lim)
-	if err != nil {
-		return nil, err
-	}
-	s.req = req
+	s.req = tts.Request{Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: strings.ToLower(in.Lang)}
 	return s, nil
 }
 
-// parseSpeech decodes and checks an OpenAI-compatible POST /v1/audio/speech body.
-func parseSpeech(b []byte, lim limits) (*synthesis, error) {
+// parseSpeech decodes an OpenAI-compatible POST /v1/audio/speech body and applies the route's
+// own checks.
+func parseSpeech(b []byte, _ limits) (*synthesis, error) {
 	var in api.SpeechRequest
 	if err := decodeStrict(b, &in); err != nil {
 		return nil, err
@@ -142,34 +139,8 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if !slices.Contains(formats, s.format) {
 		return nil, fmt.Errorf("%w: %q; supported: %s", errBadFormat, in.ResponseFormat, strings.Join(formats, ", "))
 	}
-	req, err := buildRequest(in.Input, in.Voice, in.Speed, "", lim)
-	if err != nil {
-		return nil, err
-	}
-	s.req = req
+	s.req = tts.Request{Text: in.Input, Voice: in.Voice, Speed: in.Speed}
 	return s, nil
-}
-
-// buildRequest applies the checks shared by every route. An explicit speed is checked here
-// because the engine reads 0 as "default".
-func buildRequest(text, voice string, speed *float64, lang string, lim limits) (tts.Request, error) {
-	if strings.TrimSpace(text) == "" {
-		return tts.Request{}, fmt.Errorf("%w: the text field is missing or blank", tts.ErrEmptyText)
-	}
-	if lim.maxTextChars > 0 {
-		if n := len([]rune(text)); n > lim.maxTextChars {
-			return tts.Request{}, fmt.Errorf("%w: %d characters, the limit is %d", tts.ErrTextTooLong, n, lim.maxTextChars)
-		}
-	}
-	req := tts.Request{Text: text, Voice: strings.TrimSpace(voice), Lang: lang}
-	if speed != nil {
-		v := *speed
-		if !(v >= tts.MinSpeed && v <= tts.MaxSpeed) {
-			return tts.Request{}, fmt.Errorf("%w: %g is not in [%g, %g]", tts.ErrBadSpeed, v, tts.MinSpeed, tts.MaxSpeed)
-		}
-		req.Speed = v
-	}
-	return req, nil
 }
 
 // newID makes a request id for a client that sent none.

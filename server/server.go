@@ -23,9 +23,13 @@ import (
 
 // Engine is what the server needs from a loaded text-to-speech engine; *tts.Engine has it.
 type Engine interface {
-	Validate(req tts.Request) error
+	// Check validates a request and fills in its defaults (tts.Engine.Check); CheckVoice does
+	// so without the text, for WebSocket text that arrives in pieces.
+	Check(req tts.Request) (tts.Request, error)
+	CheckVoice(req tts.Request) (tts.Request, error)
 	Stream(ctx context.Context, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error)
 	VoiceNames() []string
+	MaxTextChars() int // 0 = unlimited
 }
 
 // Loader builds the engine while the server already accepts connections. It reports the
@@ -37,7 +41,6 @@ type Loader func(ctx context.Context, obs tts.Observer, stage func(name string))
 type Config struct {
 	Load          Loader        // required
 	MaxQueueDepth int           // admission bound on requests in the system; 0 = unbounded
-	MaxTextChars  int           // longest text accepted; 0 = unlimited
 	MaxRequestAge time.Duration // request_timestamp older than this → 408; 0 = never stale
 	MaxBodyBytes  int64         // request body limit; default 1 MiB
 
@@ -85,9 +88,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Load == nil {
 		return nil, errors.New("server config: Load is required")
 	}
-	if cfg.MaxQueueDepth < 0 || cfg.MaxTextChars < 0 || cfg.MaxBodyBytes < 0 {
-		return nil, fmt.Errorf("server config: negative limit (max queue depth %d, max text chars %d, max body bytes %d)",
-			cfg.MaxQueueDepth, cfg.MaxTextChars, cfg.MaxBodyBytes)
+	if cfg.MaxQueueDepth < 0 || cfg.MaxBodyBytes < 0 {
+		return nil, fmt.Errorf("server config: negative limit (max queue depth %d, max body bytes %d)",
+			cfg.MaxQueueDepth, cfg.MaxBodyBytes)
 	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
@@ -163,11 +166,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteBidiStream, s.handleBidi)
 	mux.Handle(api.RouteMetrics, methods(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg}), http.MethodGet))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: "not_found", Message: fmt.Sprintf("no route %s", r.URL.Path)})
+		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: api.ErrNotFound, Message: fmt.Sprintf("no route %s", r.URL.Path)})
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.enter() {
-			writeError(w, classify(errShuttingDown, nil), s.retryAfter())
+			writeError(w, classify(errShuttingDown), s.retryAfter())
 			return
 		}
 		defer s.active.Done()

@@ -27,8 +27,6 @@ const (
 	closeGrace = 2 * time.Second
 )
 
-var errDuplicateID = errors.New("request_id is already in use in this session")
-
 // handleBidi upgrades GET /invocations-bidirectional-stream to a WebSocket session.
 func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
 	if !allowMethod(w, r, http.MethodGet) {
@@ -36,11 +34,11 @@ func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
 	}
 	eng := s.engine()
 	if eng == nil {
-		writeError(w, classify(s.notReady(), nil), s.retryAfter())
+		writeError(w, classify(s.notReady()), s.retryAfter())
 		return
 	}
 	if !websocket.IsWebSocketUpgrade(r) {
-		writeJSON(w, http.StatusBadRequest, api.ErrorResponse{Error: "websocket_required",
+		writeJSON(w, http.StatusBadRequest, api.ErrorResponse{Error: api.ErrWebSocketRequired,
 			Message: "this route speaks WebSocket: send a GET with Connection: Upgrade and Upgrade: websocket"})
 		return
 	}
@@ -51,7 +49,7 @@ func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
 		// session or cookie to protect, so any Origin is accepted.
 		CheckOrigin: func(*http.Request) bool { return true },
 		Error: func(w http.ResponseWriter, _ *http.Request, status int, reason error) {
-			writeJSON(w, status, api.ErrorResponse{Error: "websocket_handshake", Message: reason.Error()})
+			writeJSON(w, status, api.ErrorResponse{Error: api.ErrWebSocketHandshake, Message: reason.Error()})
 		},
 	}
 	conn, err := up.Upgrade(w, r, nil)
@@ -295,7 +293,7 @@ func (ss *session) handle(m api.WSClientMessage) bool {
 func (ss *session) feed(text string) {
 	u := ss.open
 	u.chars += utf8.RuneCountInString(text)
-	if max := ss.srv.cfg.MaxTextChars; max > 0 && u.chars > max {
+	if max := ss.eng.MaxTextChars(); max > 0 && u.chars > max {
 		u.abort(fmt.Errorf("%w: %d characters streamed, the limit is %d", tts.ErrTextTooLong, u.chars, max))
 		ss.open, ss.openBuf = nil, ""
 		return
@@ -325,16 +323,14 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
-	// Streamed text may start with a fragment too short to validate, so voice and speed are
-	// checked against a placeholder and every piece's text against the limits later.
-	text := m.Text
+	// Streamed text arrives in pieces: the voice and speed are checked now, each piece's text
+	// when it is spoken and their sum as it arrives (feed).
+	req := tts.Request{Text: m.Text, Voice: m.Voice, Speed: m.Speed}
+	check := ss.eng.Check
 	if streamed {
-		text = "."
+		check = ss.eng.CheckVoice
 	}
-	req, err := buildRequest(text, m.Voice, m.Speed, "", ss.srv.limits())
-	if err == nil {
-		err = ss.eng.Validate(req)
-	}
+	req, err := check(req)
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +351,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	req.ID, req.Text = id, ""
 	ctx, cancel := context.WithCancel(ss.ctx)
 	u := &utterance{
-		syn:      &synthesis{route: labelBidi, id: id, req: req, format: "pcm", stream: true, arrived: time.Now()},
+		syn:      &synthesis{route: labelBidi, id: id, req: req, format: api.FormatPCM, stream: true, arrived: time.Now()},
 		ctx:      ctx,
 		cancel:   cancel,
 		release:  release,
@@ -504,7 +500,7 @@ func (ss *session) complete(u *utterance, st tts.Stats, firstByte time.Time, err
 	u.release()
 	h := httpError{status: http.StatusOK, outcome: OutcomeOK}
 	if err != nil {
-		h = classify(err, ss.eng.VoiceNames)
+		h = classify(err)
 	}
 	switch {
 	case err == nil, h.outcome == OutcomeCancelled && ss.ctx.Err() == nil:
@@ -528,14 +524,11 @@ func (ss *session) finish(u *utterance) {
 // sendError reports err as an error message; queue_saturated is the message itself, as the
 // contract says, and every error carries its code.
 func (ss *session) sendError(id string, err error) {
-	h := classify(err, ss.eng.VoiceNames)
+	h := classify(err)
 	msg := api.WSServerMessage{Type: api.WSTypeError, RequestID: id, Code: h.body.Error, Message: h.body.Message}
 	if h.outcome == OutcomeRejected {
 		msg.Message = api.ErrQueueSaturated
 		msg.QueueDepth, msg.MaxQueueDepth = h.body.QueueDepth, h.body.MaxQueueDepth
-	}
-	if errors.Is(err, errDuplicateID) {
-		msg.Code = "duplicate_request_id"
 	}
 	if err := ss.sendJSON(msg); err != nil {
 		ss.cancel()
@@ -546,7 +539,7 @@ func (ss *session) sendError(id string, err error) {
 // request.
 func (ss *session) reject(id string, err error) {
 	ss.sendError(id, err)
-	ss.srv.record(labelBidi, id, classify(err, nil), time.Now(), time.Time{}, tts.Stats{}, err)
+	ss.srv.record(labelBidi, id, classify(err), time.Now(), time.Time{}, tts.Stats{}, err)
 }
 
 func (ss *session) sendJSON(m api.WSServerMessage) error {

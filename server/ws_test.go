@@ -219,7 +219,7 @@ func TestWebSocketStreamedTextSpeaksBeforeTheFlush(t *testing.T) {
 
 func TestWebSocketBadMessagesGetErrorsAndTheSessionGoesOn(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(c *Config, _ *fakeSynth) { c.MaxTextChars = 50 })
+	h := newHarness(t, maxTextChars(50))
 	h.waitReady()
 	c := dialWS(t, h)
 	cases := []struct {

@@ -50,26 +50,23 @@ func (e *Engine) Close() error {
 // QueueDepth is the number of chunks waiting for a slot.
 func (e *Engine) QueueDepth() int { return e.sched.depth() }
 
-// Stream speaks req, handing each chunk to emit in order as soon as it is synthesized. The
-// next chunk is already queued while emit runs, so a slow writer does not idle the model.
+// Stream speaks req, handing each chunk to emit in order as soon as it is synthesized. It
+// checks req first (Check), so a request that breaks a rule costs no model work. The next
+// chunk is already queued while emit runs, so a slow writer does not idle the model.
 // When ctx ends, queued work is withdrawn and Stream returns ctx's error. An error from emit
 // stops the stream and is returned as is.
 func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error) (Stats, error) {
 	start := time.Now()
 	var st Stats
-	if err := e.Validate(req); err != nil {
+	req, err := e.Check(req)
+	if err != nil {
 		return st, err
 	}
-	voice := e.voice(req)
-	lang := req.Lang
-	if lang == "" {
-		lang = phonemize.LangForVoice(voice)
+	speed := 1.0
+	if req.Speed != nil {
+		speed = *req.Speed
 	}
-	speed := req.Speed
-	if speed == 0 {
-		speed = 1
-	}
-	chunks, err := e.ph.Chunks(req.Text, phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, MaxIDs: e.cfg.MaxChunkIDs})
+	chunks, err := e.ph.Chunks(req.Text, phonemize.Options{Lang: req.Lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, MaxIDs: e.cfg.MaxChunkIDs})
 	if err != nil {
 		return st, fmt.Errorf("phonemize: %w", err)
 	}
@@ -78,7 +75,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	}
 
 	submit := func(i int, deadline time.Time) (*job, error) {
-		style, err := e.voices.Style(voice, len(chunks[i].IDs))
+		style, err := e.voices.Style(req.Voice, len(chunks[i].IDs))
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -66,7 +67,7 @@ func (g *gatedSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []flo
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return make([]float32, SampleRate), nil
+	return make([]float32, api.SampleRate), nil
 }
 
 func (g *gatedSynth) order() []string {
@@ -167,7 +168,7 @@ type instantSynth struct{}
 
 func (s *instantSynth) Slots() int { return 2 }
 func (s *instantSynth) Synthesize(_ context.Context, _ int, ids []int64, _ []float32, speed float32) ([]float32, error) {
-	pcm := make([]float32, int(float32(SampleRate/10)/speed))
+	pcm := make([]float32, int(float32(api.SampleRate/10)/speed))
 	for i := range pcm {
 		pcm[i] = float32(ids[1]) / 100
 	}
@@ -178,7 +179,7 @@ func TestStreamDeliversChunksInOrder(t *testing.T) {
 	e := New(Config{}, splitPhonemizer{}, &instantSynth{}, fakeVoices{})
 	defer e.Close()
 	var got []Chunk
-	st, err := e.Stream(context.Background(), Request{Text: "a|bb|ccc|dddd", Speed: 2}, func(c Chunk) error {
+	st, err := e.Stream(context.Background(), Request{Text: "a|bb|ccc|dddd", Speed: speed(2)}, func(c Chunk) error {
 		got = append(got, c)
 		return nil
 	})
@@ -215,7 +216,9 @@ func TestEmitErrorStopsTheStream(t *testing.T) {
 	}
 }
 
-func TestValidate(t *testing.T) {
+func speed(v float64) *float64 { return &v }
+
+func TestCheck(t *testing.T) {
 	e := New(Config{MaxTextChars: 10}, splitPhonemizer{}, &instantSynth{}, fakeVoices{})
 	defer e.Close()
 	for _, c := range []struct {
@@ -223,17 +226,33 @@ func TestValidate(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{Request{Text: "  \n"}, ErrEmptyText, "empty"},
+		{Request{Text: "  \n"}, ErrEmptyText, "missing or blank"},
 		{Request{Text: "12345678901"}, ErrTextTooLong, "11 characters, the limit is 10"},
-		{Request{Text: "hi", Speed: 2.5}, ErrBadSpeed, "2.5"},
-		{Request{Text: "hi", Speed: 0.2}, ErrBadSpeed, "0.2"},
+		{Request{Text: "hi", Speed: speed(2.5)}, ErrBadSpeed, "2.5"},
+		{Request{Text: "hi", Speed: speed(0.2)}, ErrBadSpeed, "0.2"},
+		{Request{Text: "hi", Speed: speed(0)}, ErrBadSpeed, "0 is not in"}, // a given zero is not "unset"
 		{Request{Text: "hi", Voice: "zz_nobody"}, ErrUnknownVoice, "have: af_heart, bf_emma"},
-		{Request{Text: "hi", Voice: "bf_emma", Speed: 0.5}, nil, ""},
+		{Request{Text: "hi", Voice: "bf_emma", Speed: speed(0.5)}, nil, ""},
 	} {
-		err := e.Validate(c.req)
+		_, err := e.Check(c.req)
 		if !errors.Is(err, c.want) || (err != nil && !strings.Contains(err.Error(), c.msg)) {
 			t.Errorf("%+v: err = %v, want %v containing %q", c.req, err, c.want, c.msg)
 		}
+	}
+	got, err := e.Check(Request{Text: "hi", Voice: " bf_emma "})
+	if err != nil || got.Voice != "bf_emma" || got.Lang != "en-gb" {
+		t.Errorf("checked request %+v, %v; want the voice trimmed and its language", got, err)
+	}
+	if got, err := e.Check(Request{Text: "hi"}); err != nil || got.Voice != api.DefaultVoice {
+		t.Errorf("checked request %+v, %v; want the default voice", got, err)
+	}
+	// CheckVoice leaves the text to later: an utterance streamed in pieces starts with none.
+	if _, err := e.CheckVoice(Request{Voice: "bf_emma"}); err != nil {
+		t.Errorf("CheckVoice without text: %v", err)
+	}
+	var ve *VoiceError
+	if _, err := e.CheckVoice(Request{Voice: "zz_nobody"}); !errors.As(err, &ve) || len(ve.Valid) != 2 {
+		t.Errorf("CheckVoice of an unknown voice: %v", err)
 	}
 	if _, err := e.Stream(context.Background(), Request{Text: ""}, func(Chunk) error { return nil }); !errors.Is(err, ErrEmptyText) {
 		t.Errorf("Stream with empty text: %v", err)

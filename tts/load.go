@@ -46,13 +46,10 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 	if c.DefaultVoice == "" {
 		c.DefaultVoice = api.DefaultVoice
 	}
-	prov, err := model.ParseProvider(c.Provider)
-	if err != nil {
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	if c.Slots < 1 {
-		return nil, fmt.Errorf("slots must be at least 1, got %d", c.Slots)
-	}
+	prov, _ := model.ParseProvider(c.Provider)
 	threads := c.Threads
 	if threads <= 0 {
 		threads = max(1, runtime.NumCPU()/c.Slots)
@@ -92,6 +89,21 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 	}, ph, m, voices)
 	eng.release = release
 	return eng, nil
+}
+
+// Validate reports the first setting Load cannot work with, before anything is loaded, so that
+// a command can refuse a bad flag before it starts a server.
+func (c LoadConfig) Validate() error {
+	if _, err := model.ParseProvider(c.Provider); err != nil {
+		return err
+	}
+	switch {
+	case c.Slots < 1:
+		return fmt.Errorf("slots must be at least 1, got %d", c.Slots)
+	case c.MaxTextChars < 0:
+		return fmt.Errorf("max text chars must be at least 0 (0 = unlimited), got %d", c.MaxTextChars)
+	}
+	return nil
 }
 
 // MaxChunkIDsFor picks the later-chunk budget: the configured one, or by provider. On CPU a

@@ -105,7 +105,7 @@ func TestRealModelBritishVoiceAndBlend(t *testing.T) {
 			t.Errorf("%s: %.2f s, rms %.3f", voice, st.AudioDuration.Seconds(), rms)
 		}
 	}
-	if err := e.Validate(tts.Request{Text: "hi", Voice: "xx_nobody"}); err == nil || !strings.Contains(err.Error(), "af_heart") {
+	if _, err := e.Check(tts.Request{Text: "hi", Voice: "xx_nobody"}); err == nil || !strings.Contains(err.Error(), "af_heart") {
 		t.Errorf("unknown voice error should list the valid voices: %v", err)
 	}
 }

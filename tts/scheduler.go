@@ -5,6 +5,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/api"
 )
 
 // job is one chunk waiting for, or running on, a model slot.
@@ -150,7 +152,7 @@ func (s *scheduler) worker(slot int) {
 		pcm, err := s.syn.Synthesize(j.ctx, slot, j.ids, j.style, j.speed)
 		r := result{pcm: pcm, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
 		if s.observer != nil && err == nil {
-			s.observer.ChunkDone(slot, r.modelTime, r.queueWait, time.Duration(len(pcm))*time.Second/SampleRate)
+			s.observer.ChunkDone(slot, r.modelTime, r.queueWait, time.Duration(len(pcm))*time.Second/api.SampleRate)
 		}
 		j.done <- r
 	}

@@ -3,20 +3,10 @@ package tts
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/phonemize"
-)
-
-// SampleRate is the model's output rate in Hz.
-const SampleRate = 24000
-
-// Speed bounds accepted by the model.
-const (
-	MinSpeed = 0.5
-	MaxSpeed = 2.0
 )
 
 // Synthesizer runs the acoustic model. Slot i may be used by one caller at a time.
@@ -41,9 +31,9 @@ type Phonemizer interface {
 type Request struct {
 	ID    string
 	Text  string
-	Voice string  // name or blend; "" = the engine's default voice
-	Speed float64 // 0 = 1.0
-	Lang  string  // "en-us" | "en-gb"; "" = from the voice's prefix
+	Voice string   // name or blend; "" = the engine's default voice
+	Speed *float64 // nil = 1.0; a given speed must lie in [api.MinSpeed, api.MaxSpeed]
+	Lang  string   // "en-us" | "en-gb"; "" = from the voice's prefix
 }
 
 // Chunk is one piece of synthesized audio, delivered in order.
@@ -51,7 +41,7 @@ type Chunk struct {
 	Index     int
 	Text      string
 	Phonemes  string
-	PCM       []float32 // mono, SampleRate Hz, in [-1, 1]
+	PCM       []float32 // mono, api.SampleRate Hz, in [-1, 1]
 	ModelTime time.Duration
 	QueueWait time.Duration // from the chunk becoming runnable to a slot taking it
 	Slot      int
@@ -60,7 +50,7 @@ type Chunk struct {
 
 // Duration is the playback length of the chunk's audio.
 func (c Chunk) Duration() time.Duration {
-	return time.Duration(len(c.PCM)) * time.Second / SampleRate
+	return time.Duration(len(c.PCM)) * time.Second / api.SampleRate
 }
 
 // Stats summarizes one finished (or cancelled) stream.
@@ -100,41 +90,3 @@ type Observer interface {
 	ChunkDone(slot int, modelTime, queueWait time.Duration, audio time.Duration)
 	QueueDepth(n int)
 }
-
-// Validate checks a request without doing model work, so transports can answer 4xx before
-// they commit to a 200.
-func (e *Engine) Validate(req Request) error {
-	if strings.TrimSpace(req.Text) == "" {
-		return ErrEmptyText
-	}
-	if e.cfg.MaxTextChars > 0 {
-		if n := len([]rune(req.Text)); n > e.cfg.MaxTextChars {
-			return fmt.Errorf("%w: %d characters, the limit is %d", ErrTextTooLong, n, e.cfg.MaxTextChars)
-		}
-	}
-	if req.Speed != 0 && (req.Speed < MinSpeed || req.Speed > MaxSpeed) {
-		return fmt.Errorf("%w: %g is not in [%g, %g]", ErrBadSpeed, req.Speed, MinSpeed, MaxSpeed)
-	}
-	if _, err := e.voices.Style(e.voice(req), 1); err != nil {
-		return &voiceError{err: err}
-	}
-	return nil
-}
-
-// voiceError keeps the voice store's message (which lists the valid voices) while matching
-// ErrUnknownVoice for transports.
-type voiceError struct{ err error }
-
-func (e *voiceError) Error() string        { return e.err.Error() }
-func (e *voiceError) Unwrap() error        { return e.err }
-func (e *voiceError) Is(target error) bool { return target == ErrUnknownVoice }
-
-func (e *Engine) voice(req Request) string {
-	if req.Voice != "" {
-		return req.Voice
-	}
-	return e.cfg.DefaultVoice
-}
-
-// VoiceNames lists the voices a request may name.
-func (e *Engine) VoiceNames() []string { return e.voices.Names() }

@@ -72,7 +72,7 @@ func (c httpConn) Close() error { return nil }
 
 func (c httpConn) Synthesize(ctx context.Context, req bench.Request, onAudio func(int)) error {
 	stream := true
-	body := api.InvocationRequest{Text: req.Text, Voice: req.Voice, Stream: &stream, Format: "wav", RequestID: req.ID}
+	body := api.InvocationRequest{Text: req.Text, Voice: req.Voice, Stream: &stream, Format: api.FormatWAV, RequestID: req.ID}
 	if req.Speed != 0 {
 		body.Speed = &req.Speed
 	}

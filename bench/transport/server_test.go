@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/transport"
@@ -22,14 +23,16 @@ type oneSlotEngine struct {
 	slot    chan struct{}
 }
 
-func (e *oneSlotEngine) Validate(req tts.Request) error {
+func (e *oneSlotEngine) Check(req tts.Request) (tts.Request, error) {
 	if req.Text == "" {
-		return tts.ErrEmptyText
+		return req, tts.ErrEmptyText
 	}
-	return nil
+	return req, nil
 }
 
-func (e *oneSlotEngine) VoiceNames() []string { return []string{"af_heart"} }
+func (e *oneSlotEngine) CheckVoice(req tts.Request) (tts.Request, error) { return req, nil }
+func (e *oneSlotEngine) VoiceNames() []string                            { return []string{api.DefaultVoice} }
+func (e *oneSlotEngine) MaxTextChars() int                               { return 0 }
 
 func (e *oneSlotEngine) Stream(ctx context.Context, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error) {
 	select {
@@ -47,7 +50,7 @@ func (e *oneSlotEngine) Stream(ctx context.Context, req tts.Request, emit func(t
 	}
 	<-e.slot
 	for i := range 2 {
-		if err := emit(tts.Chunk{Index: i, PCM: make([]float32, tts.SampleRate/4), Final: i == 1}); err != nil {
+		if err := emit(tts.Chunk{Index: i, PCM: make([]float32, api.SampleRate/4), Final: i == 1}); err != nil {
 			return tts.Stats{}, err
 		}
 	}

@@ -148,11 +148,11 @@ func wsServerError(sm api.WSServerMessage) error {
 	}
 	se := &bench.ServerError{Code: code, Message: sm.Message}
 	switch code {
-	case api.ErrQueueSaturated, "not_ready", "shutting_down":
+	case api.ErrQueueSaturated, api.ErrNotReady, api.ErrShuttingDown:
 		se.Status = http.StatusServiceUnavailable
 	case api.ErrRequestStale:
 		se.Status = http.StatusRequestTimeout
-	case "", "internal":
+	case "", api.ErrInternal:
 		// No code, or the server's own failure.
 		se.Status = http.StatusInternalServerError
 	default:

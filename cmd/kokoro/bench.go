@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/plot"
@@ -82,7 +83,7 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the text shuffle")
 	fl.StringVar(&f.texts, "texts", "", "file of utterances, one per line (default: a built-in pool, ~25 characters each)")
 	fl.StringVar(&f.voice, "voice", "", "voice to request (default: the server's)")
-	fl.Float64Var(&f.speed, "speed", 0, "speed to request, 0.5–2.0 (default: the server's)")
+	fl.Float64Var(&f.speed, "speed", 0, fmt.Sprintf("speed to request, %.1f–%.1f (default: the server's)", api.MinSpeed, api.MaxSpeed))
 	fl.StringVar(&f.out, "out", ".", "directory for the artifact, raw results and plot")
 	fl.StringVar(&f.serverMetrics, "server-metrics", "", "Prometheus endpoint whose kokoro_requests_in_flight gauge gives the server's view of concurrency per rung (default: <url>/metrics; off to disable)")
 	fl.BoolVar(&f.timestamp, "send-timestamp", false, "http: send request_timestamp so the server's staleness check (408) applies")
@@ -250,11 +251,13 @@ func benchUsableText(s bench.RungStats) string {
 // benchStartSelf runs the real server on a loopback port and waits until it is ready. stop
 // shuts it down and waits for it to exit.
 func benchStartSelf(ctx context.Context, ec tts.LoadConfig, maxQueueDepth int) (baseURL string, stop func() error, err error) {
+	if err := ec.Validate(); err != nil {
+		return "", nil, err
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ec.Logger = log
 	srv, err := server.New(server.Config{
 		MaxQueueDepth: maxQueueDepth,
-		MaxTextChars:  ec.MaxTextChars,
 		Logger:        log,
 		Load:          engineLoader(ec),
 	})

@@ -47,6 +47,6 @@ func newPhonemizeCmd() *cobra.Command {
 	cmd.Flags().StringVar(&voice, "voice", "", "voice name whose prefix picks the dialect (a… en-us, b… en-gb)")
 	cmd.Flags().StringVar(&espeak, "espeak", "", `espeak-ng binary for unknown words; "off" uses the built-in fallback`)
 	cmd.Flags().IntVar(&firstMax, "first-chunk-max-ids", 0, "id budget of the first chunk (0 = default)")
-	cmd.Flags().IntVar(&maxIDs, "max-ids", 0, "id budget of later chunks (0 = 510)")
+	cmd.Flags().IntVar(&maxIDs, "max-ids", 0, fmt.Sprintf("id budget of later chunks (0 = %d)", phonemize.MaxIDs))
 	return cmd
 }

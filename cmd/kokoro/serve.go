@@ -76,12 +76,14 @@ func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time
 	if sc.MaxRequestAge < 0 || math.IsNaN(sc.MaxRequestAge) {
 		return fmt.Errorf("%w: --max-request-age must be at least 0, got %v", errUsage, sc.MaxRequestAge)
 	}
+	if err := ec.Validate(); err != nil {
+		return err
+	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ec.Logger = log
 	srv, err := server.New(server.Config{
 		Load:          engineLoader(ec),
 		MaxQueueDepth: sc.MaxQueueDepth,
-		MaxTextChars:  ec.MaxTextChars,
 		MaxRequestAge: time.Duration(sc.MaxRequestAge * float64(time.Second)),
 		DrainTimeout:  sc.DrainTimeout,
 		Logger:        log,

@@ -67,7 +67,11 @@ func newSynthCmd() *cobra.Command {
 				return err
 			}
 			defer eng.Close()
-			return synthesize(ctx, eng, tts.Request{Text: text, Voice: voice, Speed: speed, Lang: lang}, out, verbose, cmd.ErrOrStderr())
+			req := tts.Request{Text: text, Voice: voice, Lang: lang}
+			if speed != 0 { // 0 has always meant the normal rate here
+				req.Speed = &speed
+			}
+			return synthesize(ctx, eng, req, out, verbose, cmd.ErrOrStderr())
 		},
 	}
 	addEngineFlags(cmd, &ec)
@@ -75,7 +79,7 @@ func newSynthCmd() *cobra.Command {
 	f.StringVar(&text, "text", "", "text to speak")
 	f.StringVar(&file, "file", "", "file with the text to speak (- for stdin)")
 	f.StringVar(&voice, "voice", api.DefaultVoice, "voice name or blend, e.g. af_bella(2)+af_sky(1)")
-	f.Float64Var(&speed, "speed", 1, "speaking rate, 0.5–2.0")
+	f.Float64Var(&speed, "speed", 1, fmt.Sprintf("speaking rate, %.1f–%.1f", api.MinSpeed, api.MaxSpeed))
 	f.StringVar(&lang, "lang", "", "en-us or en-gb (default: from the voice)")
 	f.StringVarP(&out, "output", "o", "out.wav", "output WAV file (- for stdout)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print each chunk's phonemes and timing")

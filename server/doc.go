@@ -26,6 +26,12 @@
 //
 // Every utterance holds one slot of the admission gate from its first message to its end,
 // exactly like an HTTP request; a rejected one gets an error message whose message is
-// "queue_saturated". WebSocket pings are answered; a session with no traffic either way for
-// WSIdleTimeout is closed.
+// "queue_saturated". A streamed utterance that was refused, cancelled or stopped for length is
+// dead until the client flushes its id: the pieces still sent for it are dropped. WebSocket
+// pings are answered; a session with no traffic either way for WSIdleTimeout is closed.
+//
+// The session is split by idea: ws.go reads and dispatches (the only goroutine that reads the
+// socket), wsspeak.go speaks, wsconn.go writes and times the session out, wsqueue.go holds the
+// admitted utterances, wsutterance.go one utterance's text, wstext.go text streamed in pieces.
+// Sentences of streamed text are cut by phonemize.CutSentences.
 package server

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/tts"
@@ -70,29 +69,6 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		}
 		if tc.check != nil && !tc.check(s) {
 			t.Errorf("%s: got %+v", tc.name, s)
-		}
-	}
-}
-
-func TestCutSentences(t *testing.T) {
-	t.Parallel()
-	cases := []struct{ in, done, rest string }{
-		{"Hello there", "", "Hello there"},
-		{"Hello there.", "", "Hello there."}, // the period may be a decimal point still
-		{"Hello there. How", "Hello there.", "How"},
-		{"One! Two? Three… four", "One! Two? Three…", "four"},
-		{`He said "stop." Then`, `He said "stop."`, "Then"},
-		{"Pi is 3.14 and e is 2.71. Next", "Pi is 3.14 and e is 2.71.", "Next"},
-		{"Ask Dr. Smith now", "", "Ask Dr. Smith now"},
-		{"J. R. R. Tolkien wrote", "", "J. R. R. Tolkien wrote"},
-		{"Line one\nline two", "Line one", "line two"},
-		{strings.Repeat("word ", 50) + "clause, more", strings.Repeat("word ", 50) + "clause,", "more"},
-		{strings.Repeat("word ", 130) + "end", strings.TrimSpace(strings.Repeat("word ", 130)), "end"},
-	}
-	for _, tc := range cases {
-		done, rest := cutSentences(tc.in)
-		if done != tc.done || rest != tc.rest {
-			t.Errorf("cutSentences(%.40q) = (%.40q, %q), want (%.40q, %q)", tc.in, done, rest, tc.done, tc.rest)
 		}
 	}
 }
@@ -176,28 +152,6 @@ func FuzzParseClientMessage(f *testing.F) {
 		case api.WSTypeText, api.WSTypeFlush, api.WSTypeCancel, api.WSTypeClose:
 		default:
 			t.Fatalf("type %q accepted", m.Type)
-		}
-	})
-}
-
-// Cutting never loses or invents text: the sentences and the rest hold every non-space rune
-// of the input, in order.
-func FuzzCutSentences(f *testing.F) {
-	for _, s := range []string{"Hello there. How", "Mr. X! Y? Z…\n", strings.Repeat("a, ", 200), "“Quote.” Next"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		done, rest := cutSentences(s)
-		strip := func(s string) string {
-			return strings.Map(func(r rune) rune {
-				if unicode.IsSpace(r) {
-					return -1
-				}
-				return r
-			}, s)
-		}
-		if strip(done)+strip(rest) != strip(s) {
-			t.Fatalf("cutSentences(%q) = %q + %q", s, done, rest)
 		}
 	})
 }

@@ -410,3 +410,64 @@ func TestWebSocketSlotIsFreeWhenCompleteArrives(t *testing.T) {
 		}
 	}
 }
+
+// One rule for a stopped streamed utterance: once cancelled, its id is dead, and the pieces
+// the client still sends for it are dropped (no new utterance, no error per piece) until it
+// flushes the id, after which the id may start a new utterance.
+func TestWebSocketPiecesOfAStoppedStreamAreDropped(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 60*time.Millisecond })
+	h.waitReady()
+	c := dialWS(t, h)
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "text", Text: sentences(5, 10) + " And", RequestID: "x"})
+	var tr transcript
+	read(t, c, &tr, func(tr *transcript) bool { return tr.pcm["x"] > 0 })
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "cancel", RequestID: "x"})
+	read(t, c, &tr, completed(1))
+	if m := tr.find(api.WSTypeSynthesisComplete, "x"); m == nil || !m.Cancelled {
+		t.Fatalf("x: %v, want a cancelled synthesis_complete", tr.msgs)
+	}
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "text", Text: " more words. Even more.", RequestID: "x"})
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "flush", RequestID: "x"})
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: "After.", RequestID: "y"})
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "text", Text: "Again.", RequestID: "x"})
+	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "flush", RequestID: "x"})
+	read(t, c, &tr, completed(3))
+	want := "start:x audio:x complete:x start:y audio:y complete:y start:x audio:x complete:x"
+	if got := strings.Join(tr.order, " "); got != want {
+		t.Errorf("order = %s\nwant    %s", got, want)
+	}
+}
+
+// A streamed utterance that finds the session's queue full is refused once, its later pieces
+// are dropped, and the session goes on.
+func TestWebSocketStreamIntoAFullSessionIsRefusedOnce(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.hold = 1, hold })
+	h.waitReady()
+	c := dialWS(t, h)
+	for i := range maxPending + 1 { // one spoken (held in the model), the rest waiting
+		sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: "Wait.", RequestID: fmt.Sprintf("q%d", i)})
+	}
+	eventually(t, 2*time.Second, "session full", func() bool { return h.srv.gate.depth() == maxPending+1 })
+	for range 2 {
+		sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "text", Text: "No room. ", RequestID: "over"})
+	}
+	var tr transcript
+	read(t, c, &tr, func(tr *transcript) bool { return tr.find(api.WSTypeError, "over") != nil })
+	if m := tr.find(api.WSTypeError, "over"); m.Code != api.ErrQueueSaturated {
+		t.Errorf("refusal %+v", m)
+	}
+	close(hold)
+	read(t, c, &tr, completed(maxPending+2))
+	errs := 0
+	for _, m := range tr.msgs {
+		if m.Type == api.WSTypeError {
+			errs++
+		}
+	}
+	if errs != 1 || tr.find(api.WSTypeSynthesisStart, "over") != nil {
+		t.Errorf("%d errors, start for over %v; want one refusal and nothing spoken for it", errs, tr.find(api.WSTypeSynthesisStart, "over"))
+	}
+}

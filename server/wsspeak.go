@@ -1,0 +1,143 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// speakLoop is the session's speaker: it speaks utterances one after another in arrival order,
+// so binary frames never interleave. When the server drains it finishes what is queued and
+// says goodbye.
+func (ss *session) speakLoop() {
+	for {
+		u, how := ss.queue.next(ss.srv.drainCh)
+		switch how {
+		case takenClosed:
+			return
+		case takenDrained:
+			ss.conn.goodbye(websocket.CloseGoingAway, "server shutting down")
+			return
+		}
+		ss.speakOne(u)
+	}
+}
+
+// speakOne runs one utterance to its synthesis_complete (or error) message.
+func (ss *session) speakOne(u *utterance) {
+	defer ss.finish(u)
+	if u.ctx.Err() != nil {
+		ss.complete(u, tts.Stats{}, time.Time{}, u.ctx.Err())
+		return
+	}
+	if err := ss.conn.sendJSON(api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
+		ss.cancel()
+		return
+	}
+	var (
+		total     tts.Stats
+		firstByte time.Time
+		frame     []byte
+	)
+	emit := func(c tts.Chunk) error {
+		frame = audio.AppendPCM16(frame[:0], c.PCM)
+		if err := ss.conn.sendAudio(frame); err != nil {
+			ss.cancel() // a dead connection ends the session, not only this utterance
+			return err
+		}
+		if firstByte.IsZero() && len(c.PCM) > 0 {
+			firstByte = time.Now()
+		}
+		return nil
+	}
+	spoke := false
+	for {
+		seg, ok := u.next()
+		if !ok {
+			break
+		}
+		req := u.syn.req
+		req.Text = seg
+		st, err := ss.eng.Stream(u.ctx, req, emit)
+		total.Chunks += st.Chunks
+		total.AudioDuration += st.AudioDuration
+		total.ModelTime += st.ModelTime
+		if total.FirstChunkTime == 0 {
+			total.FirstChunkTime = st.FirstChunkTime
+		}
+		if err != nil && u.streamed && errors.Is(err, tts.ErrEmptyText) {
+			continue // a streamed piece of punctuation or white space has nothing to say
+		}
+		if err != nil {
+			total.Elapsed = time.Since(u.syn.arrived)
+			ss.complete(u, total, firstByte, err)
+			return
+		}
+		spoke = true
+	}
+	total.Elapsed = time.Since(u.syn.arrived)
+	err := u.ctx.Err()
+	if err == nil && !spoke {
+		err = fmt.Errorf("%w: nothing to speak in request %q", tts.ErrEmptyText, u.id())
+	}
+	ss.complete(u, total, firstByte, err)
+}
+
+// complete tells the client how an utterance ended and records it.
+func (ss *session) complete(u *utterance, st tts.Stats, firstByte time.Time, err error) {
+	err = u.cause(err)
+	// Free the admission slot and the request id before the client hears that the utterance
+	// ended: a closed-loop client sends its next utterance the moment it does, and must not be
+	// refused for a slot this one no longer uses.
+	ss.queue.forget(u)
+	u.release()
+	h := httpError{status: http.StatusOK, outcome: OutcomeOK}
+	if err != nil {
+		h = classify(err)
+	}
+	switch {
+	case err == nil, h.outcome == OutcomeCancelled && ss.ctx.Err() == nil:
+		_ = ss.conn.sendJSON(api.WSServerMessage{
+			Type: api.WSTypeSynthesisComplete, RequestID: u.id(), Cancelled: err != nil,
+			TotalDurationS: st.AudioDuration.Seconds(), ElapsedS: time.Since(u.syn.arrived).Seconds(),
+		})
+	case ss.ctx.Err() == nil:
+		ss.sendError(u.id(), err)
+	}
+	ss.srv.record(labelBidi, u.id(), h, u.syn.arrived, firstByte, st, err)
+}
+
+// finish ends an utterance: it is cancelled, forgotten and its admission slot given back.
+func (ss *session) finish(u *utterance) {
+	u.cancel()
+	ss.queue.forget(u)
+	u.release()
+}
+
+// sendError reports err as an error message; queue_saturated is the message itself, as the
+// contract says, and every error carries its code.
+func (ss *session) sendError(id string, err error) {
+	h := classify(err)
+	msg := api.WSServerMessage{Type: api.WSTypeError, RequestID: id, Code: h.body.Error, Message: h.body.Message}
+	if h.outcome == OutcomeRejected {
+		msg.Message = api.ErrQueueSaturated
+		msg.QueueDepth, msg.MaxQueueDepth = h.body.QueueDepth, h.body.MaxQueueDepth
+	}
+	if err := ss.conn.sendJSON(msg); err != nil {
+		ss.cancel()
+	}
+}
+
+// reject turns away an utterance before it was queued, counting it like a refused HTTP
+// request.
+func (ss *session) reject(id string, err error) {
+	ss.sendError(id, err)
+	ss.srv.record(labelBidi, id, classify(err), time.Now(), time.Time{}, tts.Stats{}, err)
+}

@@ -7,6 +7,8 @@ LDFLAGS := -X main.version=$(VERSION)
 # staticcheck at a pinned release (v0.8.2 = staticcheck 2026.2.2), built by `go run` so that it
 # stays out of the module's own dependencies.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# deadcode from the same x/tools release staticcheck builds with: functions no test reaches.
+DEADCODE ?= golang.org/x/tools/cmd/deadcode@v0.51.0
 export CGO_ENABLED := 1
 
 .PHONY: help setup venv build run test test-short bench vet clean
@@ -16,7 +18,7 @@ help:
 	@echo "make venv    create .venv with the Python peers the tests drive (moto, openai, websockets)"
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
-	@echo "make vet     gofmt, go mod tidy -diff, go vet, staticcheck, no package testing in the binary"
+	@echo "make vet     gofmt, go mod tidy -diff, go vet, staticcheck, deadcode, no package testing in the binary"
 	@echo "make test    setup + vet + every test with -race, the real model included"
 	@echo "make bench   benchmarks: real-time factor, phonemizer speed, server TTFAB, planner"
 
@@ -37,6 +39,7 @@ vet:
 	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	@dead="$$($(GO) run $(DEADCODE) -test ./...)" || exit 1; test -z "$$dead" || { echo "$$dead"; echo "dead code: nothing reaches these"; exit 1; }
 	@! $(GO) list -deps ./cmd/kokoro | grep -qx testing || { echo "package testing is linked into bin/kokoro: a non-test file imports it"; exit 1; }
 
 # The full suite: assets are required, so no real-model test can skip.

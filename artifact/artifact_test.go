@@ -296,6 +296,6 @@ func TestLocalFingerprintCoversServerConfiguration(t *testing.T) {
 		t.Fatal("SLOTS=1 and SLOTS=2 share a fingerprint")
 	}
 	if a.Slug() != b.Slug() {
-		t.Fatal("the slug names host, build and model only (SPEC §4)")
+		t.Fatal("the slug names host, build and model only (docs/bench.md)")
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// StageNames returns the SPEC §4 stages in their logical order. Stages with equal
-// timestamps (ready and warmup_done often share one) are ordered by it.
+// StageNames returns the scale-out stages (docs/bench.md) in their logical order. Stages with
+// equal timestamps (ready and warmup_done often share one) are ordered by it.
 func StageNames() []string {
 	return []string{StageLoadApplied, StageDesiredSet, StageInstanceLogging, StageContainerStarted,
 		StageFrameworkInit, StageWeightsReady, StageWarmupDone, StageReady, StageInService, StageTrafficRecovered}

@@ -26,9 +26,6 @@ const (
 var outcomeOrder = [...]Outcome{OutcomeOK, OutcomeSaturated503, OutcomeStale408, OutcomeThrottled429,
 	OutcomeServer5xx, OutcomeTransportError, OutcomeClientError, OutcomeCancelled}
 
-// Outcomes returns every outcome kokoro records, in report order.
-func Outcomes() []Outcome { return append([]Outcome(nil), outcomeOrder[:]...) }
-
 // Known reports whether o is one of the outcomes kokoro records.
 func (o Outcome) Known() bool {
 	for _, k := range outcomeOrder {

@@ -116,7 +116,7 @@ type Rung struct {
 	ConcurrencyAgreement    string  `json:"concurrency_agreement,omitempty"`
 }
 
-// FileName is the SPEC §4 name: qmax-<model>-<transport>-<slug>.json.
+// FileName is qmax-<model>-<transport>-<slug>.json (docs/bench.md).
 func (q *Qmax) FileName() string {
 	return "qmax-" + sanitize(q.Target.Model) + "-" + sanitize(q.Target.Transport) + "-" + sanitize(q.Slug) + ".json"
 }

@@ -17,7 +17,7 @@ const (
 	TargetLocal     = "local"     // a server reached by URL (local or self-hosted)
 )
 
-// Transport names (SPEC §4).
+// Transport names: the wire protocol a qmax artifact measured through (docs/bench.md).
 const (
 	TransportHTTP            = "http"
 	TransportWS              = "ws"

@@ -6,7 +6,7 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 )
 
-// Scale-out stages in the order SPEC §4 names them. The clock of T_total starts at
+// Scale-out stages in the order docs/bench.md names them. The clock of T_total starts at
 // StageDesiredSet; StageLoadApplied happens before it. The four the container prints itself
 // are the server's stage markers.
 const (
@@ -96,7 +96,7 @@ type Duration struct {
 	BeforeClock bool `json:"before_clock"`
 }
 
-// FileName is the SPEC §4 name: ttotal-<model>-<trigger>-<slug>.json.
+// FileName is ttotal-<model>-<trigger>-<slug>.json (docs/bench.md).
 func (t *TTotal) FileName() string {
 	return "ttotal-" + sanitize(t.Target.Model) + "-" + sanitize(t.Trigger) + "-" + sanitize(t.Slug) + ".json"
 }

@@ -10,14 +10,14 @@ import (
 
 // Artifact is a Qmax or a TTotal: something Write can store.
 type Artifact interface {
-	// FileName is the SPEC §4 file name of the artifact.
+	// FileName is the artifact's file name (docs/bench.md).
 	FileName() string
 	// complete returns a copy with schema version, kind, fingerprint and slug filled in
 	// and checks that the fields the file name and the planner depend on are present.
 	complete() (Artifact, error)
 }
 
-// Write stores a as indented JSON in dir (created if needed) under its SPEC §4 file name and
+// Write stores a as indented JSON in dir (created if needed) under its file name and
 // returns the path. Schema version, kind, fingerprint and slug are filled in when empty; a
 // is not modified. The file appears atomically: readers never see a half-written artifact.
 func Write(dir string, a Artifact) (string, error) {

@@ -32,7 +32,7 @@ type Config struct {
 	StopAfterSaturated int
 }
 
-// Defaults of SPEC §4.
+// Defaults of the ladder (docs/bench.md).
 const (
 	DefaultHold          = 240 * time.Second
 	DefaultMeasureWindow = 60 * time.Second

@@ -35,7 +35,7 @@ type QmaxOutputs struct {
 	Plot     string
 }
 
-// Paths returns the file names the job will write: the SPEC §4 artifact name, and beside it
+// Paths returns the file names the job will write: the artifact's name (docs/bench.md), and beside it
 // the raw JSONL and the PNG with the same stem.
 func (j *QmaxJob) Paths() QmaxOutputs {
 	t := j.Target

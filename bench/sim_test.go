@@ -70,7 +70,7 @@ func (c simConn) Synthesize(ctx context.Context, req Request, onAudio func(int))
 	return nil
 }
 
-// TestSimulatedLadderFollowsTheQueueingLaw runs the default SPEC schedule (240 s holds, 60 s
+// TestSimulatedLadderFollowsTheQueueingLaw runs the default schedule (240 s holds, 60 s
 // windows, 30 s settles) in virtual time against one slot with S = 100 ms. Closed-loop queueing
 // predicts TTFAB = N·S exactly and X = 1/S at every rung, so with SLO = 600 ms Q_max is 4 of the
 // ladder 1, 2, 4, 8, bracketed by 8.

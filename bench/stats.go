@@ -8,7 +8,7 @@ import (
 	"github.com/kokoro-sm/kokoro/artifact"
 )
 
-// Thresholds of the rung usability checks (SPEC §4).
+// Thresholds of the rung usability checks (docs/bench.md).
 const (
 	// ClientBoundFraction: a rung whose mean in-flight falls more than this fraction under N
 	// measured the client, not the server.
@@ -172,7 +172,7 @@ func (a *RungAggregator) Close() RungStats {
 	return s
 }
 
-// Judge sets Usable and the reasons against the checks of SPEC §4.
+// Judge sets Usable and the reasons against the checks of docs/bench.md.
 func (s *RungStats) Judge() {
 	s.Unusable = s.Unusable[:0]
 	if s.Interrupts {

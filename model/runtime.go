@@ -34,13 +34,3 @@ func initRuntime(libPath string) error {
 	envPath = libPath
 	return nil
 }
-
-// RuntimeVersion reports the loaded ONNX Runtime version ("" before any model is opened).
-func RuntimeVersion() string {
-	envMu.Lock()
-	defer envMu.Unlock()
-	if !ort.IsInitialized() {
-		return ""
-	}
-	return ort.GetVersion()
-}

@@ -1,4 +1,4 @@
-// Package planner turns benchmark artifacts into an autoscaling plan by arithmetic (SPEC §5).
+// Package planner turns benchmark artifacts into an autoscaling plan by arithmetic (docs/planner.md).
 //
 // Plan is a pure function of a qmax artifact, an optional ttotal artifact and a Scenario:
 // it reads no clock and no global randomness (the time stamp and the seed of the surge

@@ -33,7 +33,7 @@ func (v Verdict) rank() int {
 	return 3
 }
 
-// Finding names, in the order SPEC §5 lists them.
+// Finding names, in the order docs/planner.md lists them.
 const (
 	FindingMeasurementTrust   = "measurement_trust"
 	FindingCurveRepeatability = "curve_repeatability"

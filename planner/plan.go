@@ -51,7 +51,7 @@ type Source struct {
 	ConfigMismatch    string  `json:"config_mismatch,omitempty"` // allowed mismatch, described
 }
 
-// Thresholds are the SPEC §5 numbers, in client concurrency (requests in the system).
+// Thresholds are the numbers of docs/planner.md, in client concurrency (requests in the system).
 type Thresholds struct {
 	QMax          int     `json:"q_max"`
 	QMaxPerRun    []int   `json:"q_max_per_run"`

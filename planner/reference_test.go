@@ -41,7 +41,7 @@ func round(v float64, digits int) float64 {
 	return math.Round(v*p) / p
 }
 
-// The worked example of SPEC §5, to the digit it is quoted with.
+// The worked example of docs/planner.md, to the digit it is quoted with.
 func TestWorkedExample(t *testing.T) {
 	t.Parallel()
 	p, err := Make(refInputs(t), refScenario())

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// WriteReport writes the plan for a person: inputs, the SPEC §5 arithmetic with its
+// WriteReport writes the plan for a person: inputs, the arithmetic of docs/planner.md with its
 // operands, the fleet, the surge simulation and the findings, worst first.
 func (p *Plan) WriteReport(w io.Writer) error {
 	var b strings.Builder

@@ -7,7 +7,7 @@ import (
 	"github.com/kokoro-sm/kokoro/artifact"
 )
 
-// Defaults of the scenario (SPEC §5).
+// Defaults of the scenario (docs/planner.md).
 const (
 	DefaultSurge           = 1.25
 	DefaultCeilingS        = 60.0 // SageMaker's invocation limit
@@ -24,7 +24,7 @@ const (
 	// account's per-type SageMaker instance quota usually needs raising, and per-instance
 	// throughput, not the policy, is what to improve.
 	LargeFleet = 100
-	// SurgeWarnProbability is the surge_survival threshold (SPEC §5: warn above 10 %).
+	// SurgeWarnProbability is the surge_survival threshold: warn above 10 %.
 	SurgeWarnProbability = 0.10
 )
 

@@ -1,7 +1,8 @@
 // Package server is the HTTP and WebSocket transport of `kokoro serve`: the SageMaker
 // custom-container contract (/ping, /invocations, /invocations-bidirectional-stream), an
 // OpenAI-compatible speech route, Prometheus metrics and the stage markers that time a
-// scale-out.
+// scale-out. docs/server.md is the contract in full: routes, bodies, error codes, the
+// WebSocket protocol.
 //
 // The server listens and accepts at once; the engine is loaded in the background and /ping
 // answers 503 until it is loaded and warmed. Every request is decoded and validated before an

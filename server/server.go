@@ -140,15 +140,8 @@ func New(cfg Config) (*Server, error) {
 // Ready is closed once the engine is loaded and warmed, when /ping starts answering 200.
 func (s *Server) Ready() <-chan struct{} { return s.ready }
 
-// Registry is the Prometheus registry /metrics exposes.
-func (s *Server) Registry() *prometheus.Registry { return s.reg }
-
 // Metrics are the server's collectors, for tests and for in-process callers.
 func (s *Server) Metrics() *Metrics { return s.metrics }
-
-// Handler is the server's HTTP handler, for callers that run their own http.Server. Serve is
-// the usual entry: it also loads the engine and drains on shutdown.
-func (s *Server) Handler() http.Handler { return s.handler }
 
 func (s *Server) engine() Engine {
 	if b := s.eng.Load(); b != nil && !s.draining.Load() {

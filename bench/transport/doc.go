@@ -21,6 +21,7 @@
 //     (the artifact.Transport* constants), a one-line description for --help, and the
 //     constructor.
 //
-// Test it against the stand-in server of this package's tests and against the real server, as
+// docs/extending.md has the same recipe with the tests to write. Test it against the stand-in
+// server of this package's tests and against the real server, as
 // http and ws are (ladder_test.go, server_test.go).
 package transport

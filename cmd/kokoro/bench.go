@@ -90,7 +90,8 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.DurationVar(&f.requestTimeout, "request-timeout", 65*time.Second, "longest a single request may take before it counts as a transport error")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the schedule and the wall-clock estimate; touch no network")
 	fl.BoolVar(&f.self, "self", false, "start the server in-process on a loopback port and measure it")
-	fl.IntVar(&f.maxQueueDepth, "max-queue-depth", envInt("MAX_QUEUE_DEPTH", 0), "with --self: admission bound of the server; 0 = unbounded (env MAX_QUEUE_DEPTH)")
+	q := lookupSetting("max-queue-depth")
+	fl.IntVar(&f.maxQueueDepth, q.Flag, envInt(q.Env, q.Default.(int)), "with --self: admission bound of the server; 0 = unbounded (env "+q.Env+")")
 	fl.StringVar(&f.modelName, "model-name", "kokoro-82m", "model name in the artifact's file name")
 	fl.StringVar(&f.serverBuild, "server-build", "", "build of the measured server, part of the fingerprint (--self: this build)")
 	fl.StringVar(&f.modelID, "model-id", "", "identity of the served model file, part of the fingerprint (--self: its SHA-256)")
@@ -160,13 +161,14 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		baseURL = u
 		// The server's configuration decides Q_max as much as the machine does: it goes into
 		// the fingerprint the way a SageMaker endpoint's container environment does.
+		env := func(flag string) string { return lookupSetting(flag).Env }
 		target.ContainerEnv = map[string]string{
-			"SLOTS":               strconv.Itoa(f.engine.Slots),
-			"THREADS":             strconv.Itoa(f.engine.Threads),
-			"PROVIDER":            f.engine.Provider,
-			"MAX_QUEUE_DEPTH":     strconv.Itoa(f.maxQueueDepth),
-			"FIRST_CHUNK_MAX_IDS": strconv.Itoa(f.engine.FirstChunkMaxIDs),
-			"MAX_CHUNK_IDS":       strconv.Itoa(f.engine.MaxChunkIDs),
+			env("slots"):               strconv.Itoa(f.engine.Slots),
+			env("threads"):             strconv.Itoa(f.engine.Threads),
+			env("provider"):            f.engine.Provider,
+			env("max-queue-depth"):     strconv.Itoa(f.maxQueueDepth),
+			env("first-chunk-max-ids"): strconv.Itoa(f.engine.FirstChunkMaxIDs),
+			env("max-chunk-ids"):       strconv.Itoa(f.engine.MaxChunkIDs),
 		}
 		target.Build = prov.Build
 		if target.Build == "" {

@@ -40,12 +40,12 @@ func newServeCmd() *cobra.Command {
 		Long: "Serve the model over HTTP and WebSocket: /ping, /invocations (streamed audio), " +
 			"/invocations-bidirectional-stream, /v1/audio/speech, /v1/audio/voices and /metrics. " +
 			"The port accepts at once; /ping answers 200 once the model is loaded and warmed. " +
-			"SIGTERM stops accepting, drains in-flight work and exits.",
+			"SIGTERM stops accepting, drains in-flight work and exits.\n\n" + envOnlyHelp(serveSettings, engineSettings),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// elapsed_s of the stage markers counts from the container's start when the
 			// entrypoint exports it, else from here, a few milliseconds after exec.
-			start, err := containerStart(os.Getenv("CONTAINER_START_EPOCH"), time.Now())
+			start, err := containerStart(os.Getenv(envContainerStart), time.Now())
 			if err != nil {
 				return err
 			}
@@ -56,14 +56,12 @@ func newServeCmd() *cobra.Command {
 	}
 	addEngineFlags(cmd, &ec)
 	f := cmd.Flags()
-	f.StringVar(&sc.Host, "host", envString("HOST", "0.0.0.0"), "address to listen on (env HOST)")
-	f.IntVar(&sc.Port, "port", envInt("PORT", 8080), "port to listen on (env PORT)")
-	f.IntVar(&sc.MaxQueueDepth, "max-queue-depth", envInt("MAX_QUEUE_DEPTH", 0),
-		"requests in the system (queued + executing) before new ones get 503 queue_saturated; 0 = unbounded (env MAX_QUEUE_DEPTH)")
-	f.Float64Var(&sc.MaxRequestAge, "max-request-age", envFloat("MAX_REQUEST_AGE_S", 56),
-		"seconds after which a request_timestamp is stale (408); 0 = never (env MAX_REQUEST_AGE_S)")
-	f.DurationVar(&sc.DrainTimeout, "drain-timeout", 25*time.Second, "time in-flight work gets after SIGTERM; SageMaker allows 30 s")
-	f.StringVar(&sc.LogLevel, "log-level", envString("LOG_LEVEL", "info"), "debug, info, warn or error (env LOG_LEVEL)")
+	bindString(f, &sc.Host, "host")
+	bindInt(f, &sc.Port, "port")
+	bindInt(f, &sc.MaxQueueDepth, "max-queue-depth")
+	bindFloat(f, &sc.MaxRequestAge, "max-request-age")
+	bindDuration(f, &sc.DrainTimeout, "drain-timeout")
+	bindString(f, &sc.LogLevel, "log-level")
 	return cmd
 }
 

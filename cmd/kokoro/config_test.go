@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+const (
+	readmeTableStart = "<!-- configuration table: generated from cmd/kokoro/config.go -->\n"
+	readmeTableEnd   = "<!-- end of the configuration table -->"
+)
+
+// The README's configuration table is the one in config.go: a setting added, renamed or given a
+// new default there fails this test until the README says so too.
+func TestREADMEConfigurationTable(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	i, j := strings.Index(readme, readmeTableStart), strings.Index(readme, readmeTableEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no configuration table between %q and %q", readmeTableStart, readmeTableEnd)
+	}
+	want := markdownTable(serveSettings, engineSettings)
+	if got := readme[i+len(readmeTableStart) : j]; got != want {
+		t.Errorf("README.md's configuration table differs from config.go; it should read:\n%s", want)
+	}
+}
+
+// Every flag of `kokoro serve` comes from a row of the table, and every row with a flag is one.
+func TestServeFlagsAreTheTable(t *testing.T) {
+	t.Parallel()
+	rows := map[string]bool{}
+	for _, set := range [][]setting{serveSettings, engineSettings} {
+		for _, s := range set {
+			if s.Flag != "" {
+				rows[s.Flag] = true
+			}
+			if s.Flag == "" && (s.Env == "" || s.Shown == "") {
+				t.Errorf("row %+v has neither a flag nor a variable with its default", s)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	newServeCmd().Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Deprecated != "" {
+			return
+		}
+		seen[f.Name] = true
+		if !rows[f.Name] {
+			t.Errorf("--%s has no row in the configuration table", f.Name)
+		}
+	})
+	for flag := range rows {
+		if !seen[flag] {
+			t.Errorf("row --%s is not a flag of serve", flag)
+		}
+	}
+}
+
+// The earlier spelling of a renamed flag still works, with a warning.
+func TestDeprecatedFlagSpelling(t *testing.T) {
+	t.Parallel()
+	cmd := newServeCmd()
+	if err := cmd.Flags().Parse([]string{"--first-chunk-ids", "40"}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cmd.Flags().GetInt("first-chunk-max-ids"); v != 40 {
+		t.Errorf("--first-chunk-ids 40 set first-chunk-max-ids to %d", v)
+	}
+	if f := cmd.Flags().Lookup("first-chunk-ids"); f == nil || f.Deprecated == "" || !f.Hidden {
+		t.Errorf("--first-chunk-ids should be a hidden, deprecated alias: %+v", f)
+	}
+}
+
+func TestEnvDuration(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		want string
+	}{{"", "25s"}, {"10", "10s"}, {"2.5", "2.5s"}, {"1m", "1m0s"}, {"soon", "25s"}, {"-3", "25s"}} {
+		t.Setenv("KOKORO_TEST_DURATION", c.v)
+		if got := envDuration("KOKORO_TEST_DURATION", 25e9).String(); got != c.want {
+			t.Errorf("%q: %s, want %s", c.v, got, c.want)
+		}
+	}
+}

@@ -53,15 +53,22 @@ func (s *Server) handlePing(w http.ResponseWriter, r *http.Request) {
 
 // handleVoices lists the voices a request may name (blends of them are accepted too).
 func (s *Server) handleVoices(w http.ResponseWriter, r *http.Request) {
-	if !allowMethod(w, r, http.MethodGet) {
-		return
+	if eng := s.engineFor(w, r, http.MethodGet); eng != nil {
+		writeJSON(w, http.StatusOK, map[string][]string{"voices": eng.VoiceNames()})
+	}
+}
+
+// engineFor checks the method and returns the loaded engine; when either is wrong it answers
+// the request (405, or 503 while loading or draining) and returns nil.
+func (s *Server) engineFor(w http.ResponseWriter, r *http.Request, method string) Engine {
+	if !allowMethod(w, r, method) {
+		return nil
 	}
 	eng := s.engine()
 	if eng == nil {
 		writeError(w, classify(s.notReady()), s.retryAfter())
-		return
 	}
-	writeJSON(w, http.StatusOK, map[string][]string{"voices": eng.VoiceNames()})
+	return eng
 }
 
 func (s *Server) notReady() error {

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -281,5 +282,50 @@ func TestNewRejectsAMissingLoader(t *testing.T) {
 	_ = s.Serve(ctx, ln)
 	if err := s.Serve(ctx, ln); err == nil {
 		t.Error("second Serve succeeded")
+	}
+}
+
+// StartLocal returns a serving URL once ready, the loader's error when loading fails, and
+// gives up when its context ends first; each time nothing is left running.
+func TestStartLocal(t *testing.T) {
+	t.Parallel()
+	quiet := slog.New(slog.DiscardHandler)
+	syn := &fakeSynth{slots: 1}
+	srv, err := New(Config{Logger: quiet, Load: fakeLoader(syn, tts.Config{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop, err := srv.StartLocal(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := post(t, client(t), url+api.RouteInvocations, `{"text":"Hello."}`)
+	if b := readAll(t, resp); resp.StatusCode != http.StatusOK || len(b) == 0 {
+		t.Errorf("status %d, %d bytes", resp.StatusCode, len(b))
+	}
+	if err := stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+
+	boom := errors.New("no model here")
+	failing, _ := New(Config{Logger: quiet, Load: func(context.Context, tts.Observer, func(string)) (Engine, func() error, error) {
+		return nil, nil, boom
+	}})
+	if _, _, err := failing.StartLocal(context.Background()); !errors.Is(err, boom) {
+		t.Errorf("failed load: %v", err)
+	}
+
+	never := make(chan struct{})
+	slow, _ := New(Config{Logger: quiet, Load: func(ctx context.Context, _ tts.Observer, _ func(string)) (Engine, func() error, error) {
+		select {
+		case <-never:
+		case <-ctx.Done():
+		}
+		return nil, nil, ctx.Err()
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, _, err := slow.StartLocal(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("context ended while loading: %v", err)
 	}
 }

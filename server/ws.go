@@ -15,12 +15,8 @@ import (
 
 // handleBidi upgrades GET /invocations-bidirectional-stream to a WebSocket session.
 func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
-	if !allowMethod(w, r, http.MethodGet) {
-		return
-	}
-	eng := s.engine()
+	eng := s.engineFor(w, r, http.MethodGet)
 	if eng == nil {
-		writeError(w, classify(s.notReady()), s.retryAfter())
 		return
 	}
 	if !websocket.IsWebSocketUpgrade(r) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"testing"
 	"time"
 
@@ -80,22 +79,15 @@ func TestLadderAgainstTheRealServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			url, stop, err := srv.StartLocal(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- srv.Serve(ctx, ln) }()
 			t.Cleanup(func() {
-				cancel()
-				if err := <-done; err != nil {
+				if err := stop(); err != nil {
 					t.Errorf("serve: %v", err)
 				}
 			})
-			<-srv.Ready()
-			url := "http://" + ln.Addr().String()
-
 			tr, err := transport.New(name, transport.Options{BaseURL: url, MaxConns: 4})
 			if err != nil {
 				t.Fatal(err)

@@ -266,26 +266,10 @@ func benchStartSelf(ctx context.Context, ec tts.LoadConfig, maxQueueDepth int) (
 	if err != nil {
 		return "", nil, fmt.Errorf("in-process server: %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, fmt.Errorf("in-process server: listen: %w", err)
-	}
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(sctx, ln) }()
-	stop = func() error {
-		cancel()
-		return <-done
-	}
-	select {
-	case <-srv.Ready():
-		return "http://" + ln.Addr().String(), stop, nil
-	case err := <-done:
-		cancel()
+	if baseURL, stop, err = srv.StartLocal(ctx); err != nil {
 		return "", nil, fmt.Errorf("in-process server: %w", err)
-	case <-ctx.Done():
-		return "", nil, errors.Join(ctx.Err(), stop())
 	}
+	return baseURL, stop, nil
 }
 
 // benchTargetHost names the machine serving the model for the fingerprint: this machine for a

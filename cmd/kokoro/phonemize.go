@@ -26,6 +26,7 @@ func newPhonemizeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			defer p.Close() // stops the espeak-ng helpers it may have started
 			text := strings.Join(args, " ")
 			ps, err := p.Phonemize(text, lang)
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -66,7 +67,9 @@ func TestLoadStagesChunkRuleAndClose(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real model: skipped in -short")
 	}
-	testenv.LookPath(t, "espeak-ng")
+	// espeak-ng is optional (the built-in fallback reads unknown words without it); where it
+	// is installed, Close must stop the helpers it runs.
+	_, noEspeak := exec.LookPath("espeak-ng")
 	var stages []string
 	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(t), Provider: "cpu", Slots: 1, Threads: 2},
 		func(s string) { stages = append(stages, s) })
@@ -96,7 +99,7 @@ func TestLoadStagesChunkRuleAndClose(t *testing.T) {
 	if second == 0 || second > 200 {
 		t.Errorf("the second chunk has %d ids on CPU; later chunks are bounded by 200", second)
 	}
-	if n := children(t, "espeak-ng"); n == 0 {
+	if n := children(t, "espeak-ng"); n == 0 && noEspeak == nil {
 		t.Fatal("no espeak-ng helper running after an unknown word: the test proves nothing")
 	}
 	if err := e.Close(); err != nil {

@@ -155,14 +155,3 @@ func startMoto(tb testing.TB, path string, port int, url string) bool {
 	tb.Logf("moto_server on port %d did not answer: %s", port, log.String())
 	return false
 }
-
-// LookPath returns the path of a program the test needs from PATH, skipping or failing the test
-// (as for every missing tool) when it is not installed.
-func LookPath(tb testing.TB, name string) string {
-	tb.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		missing(tb, "%s not found on PATH: run `make setup` as root to install it", name)
-	}
-	return path
-}

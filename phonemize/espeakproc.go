@@ -14,11 +14,12 @@ import (
 
 // espeakProc keeps one espeak-ng process running and feeds it a line at a time: espeak-ng
 // answers each line of standard input as it arrives, which costs tens of microseconds instead
-// of the milliseconds of starting a process per word. After each text a sentinel word is sent,
-// whose known phonemes mark where the text's answer ends (one line of text may come back as
-// several lines).
+// of the milliseconds of starting a process per word. Each text goes out as one line ending in
+// the marker word (see markerWord), followed by a line holding only the sentinel word, whose
+// known phonemes mark where the text's answer ends (one line may come back as several).
 type espeakProc struct {
 	bin, voice string
+	timeout    time.Duration // bound on one answer; 0 means espeakTimeout
 
 	mu       sync.Mutex
 	cmd      *exec.Cmd
@@ -26,15 +27,46 @@ type espeakProc struct {
 	stdout   *os.File
 	out      *bufio.Reader
 	sentinel string // the sentinel's phonemes; "" until started
+	marker   string // the marker word's phonemes at the end of a clause
 	broken   bool   // failed to start; use one-shot processes from now on
 }
 
-const sentinelWord = "zebra"
+// markerWord ends every text sent to espeak-ng, in the same clause. The reference calls the
+// espeak-ng library (espeak_TextToPhonemes), which returns a clause's phonemes as translated;
+// the command line synthesises the clause and, when it has no stressed syllable, stresses one
+// ("St" → sˈənt where the library gives sənt). A stressed word after the text keeps the
+// clause from being restressed, and its phonemes are cut off the answer again.
+const markerWord = "zebra"
+
+// sentinelWord, alone on a line, marks the end of an answer.
+const sentinelWord = "kayak"
+
+// errEspeakAnswer reports an answer that does not end with the marker's phonemes.
+var errEspeakAnswer = errors.New("espeak-ng answer without the marker word")
+
+// cutMarker removes the marker's phonemes from the end of an answer.
+func cutMarker(answer, marker string) (string, error) {
+	answer = strings.Join(strings.Fields(answer), " ")
+	if answer == marker {
+		return "", nil
+	}
+	if !strings.HasSuffix(answer, " "+marker) {
+		return "", fmt.Errorf("%w: %q", errEspeakAnswer, answer)
+	}
+	return strings.TrimSuffix(answer, " "+marker), nil
+}
 
 // espeakTimeout bounds one answer; a stuck process is killed and restarted on next use.
 const espeakTimeout = 5 * time.Second
 
 var errEspeakProc = errors.New("espeak-ng process unavailable")
+
+func (p *espeakProc) answerTimeout() time.Duration {
+	if p == nil || p.timeout <= 0 {
+		return espeakTimeout
+	}
+	return p.timeout
+}
 
 func (p *espeakProc) read(text string) (string, error) {
 	if p == nil {
@@ -83,22 +115,31 @@ func (p *espeakProc) start() error {
 		return fmt.Errorf("start espeak-ng: %w", err)
 	}
 	p.cmd, p.stdin, p.stdout, p.out = cmd, inW, outR, bufio.NewReader(outR)
-	// Learn the sentinel's answer from the sentinel alone.
-	if _, err := io.WriteString(inW, sentinelWord+"\n"); err != nil {
-		p.stop()
-		return err
+	// Learn the sentinel's and the marker's answers from the words alone.
+	for _, w := range []struct {
+		word string
+		to   *string
+	}{{sentinelWord, &p.sentinel}, {markerWord, &p.marker}} {
+		if _, err := io.WriteString(inW, w.word+"\n"); err != nil {
+			p.stop()
+			return err
+		}
+		line, err := p.next()
+		if err != nil || strings.TrimSpace(line) == "" {
+			p.stop()
+			return fmt.Errorf("espeak-ng %s: %w", w.word, errors.Join(err, errEspeakProc))
+		}
+		*w.to = strings.TrimSpace(line)
 	}
-	line, err := p.next()
-	if err != nil || strings.TrimSpace(line) == "" {
+	if p.sentinel == p.marker {
 		p.stop()
-		return fmt.Errorf("espeak-ng sentinel: %w", errors.Join(err, errEspeakProc))
+		return fmt.Errorf("espeak-ng reads %q and %q alike: %w", sentinelWord, markerWord, errEspeakProc)
 	}
-	p.sentinel = strings.TrimSpace(line)
 	return nil
 }
 
 func (p *espeakProc) next() (string, error) {
-	if err := p.stdout.SetReadDeadline(time.Now().Add(espeakTimeout)); err != nil {
+	if err := p.stdout.SetReadDeadline(time.Now().Add(p.answerTimeout())); err != nil {
 		return "", err
 	}
 	line, err := p.out.ReadString('\n')
@@ -109,7 +150,7 @@ func (p *espeakProc) next() (string, error) {
 }
 
 func (p *espeakProc) ask(text string) (string, error) {
-	if _, err := io.WriteString(p.stdin, text+"\n"+sentinelWord+"\n"); err != nil {
+	if _, err := io.WriteString(p.stdin, text+" "+markerWord+"\n"+sentinelWord+"\n"); err != nil {
 		return "", err
 	}
 	var parts []string
@@ -120,7 +161,7 @@ func (p *espeakProc) ask(text string) (string, error) {
 		}
 		l = strings.TrimSpace(l)
 		if l == p.sentinel {
-			return strings.Join(strings.Fields(strings.Join(parts, " ")), " "), nil
+			return cutMarker(strings.Join(parts, " "), p.marker)
 		}
 		parts = append(parts, l)
 	}

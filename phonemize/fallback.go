@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 )
 
 // espeak runs espeak-ng once per out-of-vocabulary word and maps its IPA to Kokoro's set.
@@ -108,7 +107,7 @@ func (e *espeak) phonemizeUncached(text string) (string, bool) {
 func (e *espeak) run(text string) (string, bool) {
 	text = strings.Join(strings.Fields(text), " ")
 	// A text holding the sentinel word could answer with the sentinel's own line.
-	if !strings.Contains(strings.ToLower(text), sentinelWord) {
+	if !strings.Contains(strings.ToLower(text), sentinelWord) && !strings.ContainsAny(text, "\r\n") {
 		if ps, err := e.proc.read(text); err == nil {
 			return ps, true
 		}
@@ -118,15 +117,23 @@ func (e *espeak) run(text string) (string, bool) {
 
 // runOnce starts espeak-ng for one text; the fallback when the long-lived process fails.
 func (e *espeak) runOnce(text string) (string, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), e.proc.answerTimeout())
 	defer cancel()
-	cmd := exec.CommandContext(ctx, e.bin, "-q", "--ipa", "--tie=^", "-v", e.voice, "--", text)
+	cmd := exec.CommandContext(ctx, e.bin, "-q", "--ipa", "--tie=^", "-v", e.voice, "--", markerWord)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
 		return "", false
 	}
-	return strings.Join(strings.Fields(out.String()), " "), true
+	marker := strings.TrimSpace(out.String())
+	out.Reset()
+	cmd = exec.CommandContext(ctx, e.bin, "-q", "--ipa", "--tie=^", "-v", e.voice, "--", text+" "+markerWord)
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return "", false
+	}
+	ps, err := cutMarker(out.String(), marker)
+	return ps, err == nil
 }
 
 // mapIPA converts espeak-ng IPA to Kokoro's phoneme set as the reference does.

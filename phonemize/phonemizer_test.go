@@ -104,16 +104,14 @@ func TestTokenize(t *testing.T) {
 }
 
 func TestEspeakFallback(t *testing.T) {
-	p := testPhonemizer(t)
-	if p.EspeakPath() == "" {
-		t.Skip("espeak-ng not installed")
-	}
+	p := requireEspeak(t)
 	t.Parallel()
 	// Unknown words go through the long-lived espeak-ng process; the sentinel word itself
 	// and text around it must not desynchronise it.
 	for _, c := range []struct{ text, want string }{
 		{"quokka", "kwˈɑkə"},
 		{"Zebra-zebra", ""},
+		{"Kayak kayak", ""},
 		{"quokka", "kwˈɑkə"},
 		{"Xyzzyq zebra quokka", ""},
 		{"quokka", "kwˈɑkə"},
@@ -173,13 +171,11 @@ func TestConcurrentUse(t *testing.T) {
 // long-lived espeak-ng helper must not keep one.
 func TestEspeakLeavesNoGoroutine(t *testing.T) {
 	paths := testenv.Assets(t)
+	requireEspeak(t)
 	before := goleak.IgnoreCurrent()
 	p, err := New(Config{LexiconDir: paths.Lexicon})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if p.EspeakPath() == "" {
-		t.Skip("espeak-ng not installed")
 	}
 	if got, err := p.Phonemize("Quokkas and Siobhan.", "en-us"); err != nil || got == "" {
 		t.Fatalf("Phonemize = %q, %v", got, err)

@@ -17,6 +17,11 @@ scripts/gen_wild_corpus.py; REGISTER|TEXT, each read in both dialects) and write
 misaki_wild_{dev,heldout}.tsv and the reference tagger's tags for them, wild_{dev,heldout}_tags.tsv.
 The header of each file names the versions of misaki, spaCy and espeak-ng that made it.
 
+With --espeak-words it rereads the dialect and text columns of
+phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
+phonemizer hands them to espeak-ng) and rewrites the file with misaki's espeak-ng fallback output
+for each, so that the Go call path can be checked against the reference's.
+
 With --tokenizer-exceptions it instead regenerates phonemize/tokexceptions.go, the table of
 special-case tokens (abbreviations that keep their period, contractions and how they split)
 that the Go tokenizer shares with the reference's tokenizer.
@@ -204,7 +209,31 @@ def write_wild(g2ps):
                 f.write(text + "\t" + "\t".join(f"{tk.text}\t{tk.tag_}" for tk in doc) + "\n")
 
 
+def write_espeak_words():
+    from misaki import espeak
+    path = os.path.join(TESTDATA, "misaki_espeak_words.tsv")
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            d, text = line.rstrip("\n").split("\t")[:2]
+            rows.append((d, text))
+    fb = {d: espeak.EspeakFallback(british=(d == "gb")) for d in ("us", "gb")}
+
+    class Tok:
+        def __init__(self, text):
+            self.text = text
+    results = [(d, t, fb[d](Tok(t))[0] or "") for d, t in rows]
+    write_tsv("misaki_espeak_words.tsv", results,
+              f"# dialect\tunknown word\tmisaki's espeak-ng fallback output from {versions()} "
+              f"(regenerate: scripts/gen_phoneme_corpus.py --espeak-words)\n")
+
+
 def main():
+    if "--espeak-words" in sys.argv[1:]:
+        write_espeak_words()
+        return
     if "--units" in sys.argv[1:]:
         load_spacy_model()
         write_reference_units()
@@ -226,11 +255,12 @@ def main():
     for d, text in rows:
         ps, _ = g2ps[d](text)
         results.append((d, text, ps))
-    write_tsv("misaki_corpus.tsv", results)
+    head = "# dialect\ttext\tmisaki 0.9.4 phonemes (regenerate: scripts/gen_phoneme_corpus.py). "
+    write_tsv("misaki_corpus.tsv", results, head + "Development corpus: the rules were written against it.\n")
     heldout = [(d, t, g2ps[d](t)[0]) for d, t in sentences("heldout_sentences.txt", templated=False)]
-    write_tsv("misaki_heldout.tsv", heldout)
+    write_tsv("misaki_heldout.tsv", heldout, head + "Second development corpus: three tagger rules were tuned on it (80736b1).\n")
     fresh = [(d, t, g2ps[d](t)[0]) for d, t in sentences("fresh_sentences.txt", templated=False)]
-    write_tsv("misaki_fresh.tsv", fresh)
+    write_tsv("misaki_fresh.tsv", fresh, head + "Regression corpus with almost no hard cases; measures little.\n")
 
     # The reference tokenizer's tokens and tags, so the Go tokenizer and tagger can be checked.
     with open(os.path.join(TESTDATA, "spacy_tags.tsv"), "w", encoding="utf-8") as f:

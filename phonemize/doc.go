@@ -7,17 +7,21 @@
 //     poorly); everything else is read the reference's way;
 //   - inline overrides in Markdown link syntax: [Kokoro](/kˈOkəɹO/), [word](-1), [12](#a#);
 //   - tokenize with the reference tokenizer's rules (prefixes, suffixes, infixes and its table
-//     of special cases, tokexceptions.go), then tag with a rule tagger (tagger.go) that
-//     approximates the reference's statistical one where it matters: punctuation, numbers,
-//     proper nouns, the function words with context rules (a, an, am, by, in, I, that, the,
-//     to, used) and the words whose lexicon entry depends on the part of speech;
+//     of special cases, tokexceptions.go), then tag with an averaged-perceptron tagger trained
+//     to imitate the reference's spaCy tagger on real English (tagger.go, internal/postag):
+//     the tags decide the part-of-speech dependent entries (read, live, close …), the function
+//     words with context rules (a, am, by, in, that, the, to, used) and which words in
+//     capitals are spelled; punctuation is tagged by its shape;
 //   - look each word up in the gold then silver lexicon with case fallbacks, possessives,
 //     -s/-ed/-ing morphology (with the American flap), acronyms spelled letter by letter, and
 //     numbers, money, years, ordinals and decimals read by the reference's rules; words
 //     written together (well-known, 3:30) are resolved as the reference resolves them;
 //   - words no lexicon knows go to espeak-ng (one long-lived process per dialect, results
-//     cached) mapped to Kokoro's symbols, or, without espeak-ng, to a built-in letter-to-sound
-//     fallback; no word is dropped;
+//     cached, each text asked the way the reference's library call answers it) mapped to
+//     Kokoro's symbols, or, without espeak-ng, to the built-in fallback: the CMU Pronouncing
+//     Dictionary as a third lexicon tier (ARPAbet mapped to Kokoro's symbols, British without
+//     American r-colouring), a known stem with a suffix, compounds, spelling of vowelless
+//     words, then letter-to-sound rules; no word is dropped;
 //   - finally ɾ becomes T and ʔ becomes t (Kokoro v1.0), and any symbol outside the
 //     vocabulary is removed.
 //

@@ -39,6 +39,7 @@ var (
 // g2p is one dialect's converter.
 type g2p struct {
 	lx       *lexicon
+	tags     tagger
 	fallback func(word string) (string, bool)
 	unk      string
 }
@@ -53,7 +54,7 @@ type word struct {
 func (g *g2p) convert(text string) (string, []*token) {
 	text, ovs := preprocess(text)
 	tokens := tokenize(text)
-	tagger{g.lx}.tagTokens(tokens)
+	g.tags.tagTokens(tokens)
 	applyOverrides(tokens, ovs)
 	tokens = foldLeft(tokens, g.unk)
 	words := retokenize(tokens)

@@ -10,11 +10,13 @@ import (
 )
 
 // letterToSound is the built-in fallback for words no lexicon knows when espeak-ng is not
-// available: known pieces of the word from the lexicon where they cover it (compounds), letter
-// names for all-capital words, digits as numbers, and otherwise English spelling rules.
+// available: the CMU Pronouncing Dictionary as a third lexicon tier, then a known stem with an
+// inflection or derivation suffix, known pieces of the word where they cover it (compounds),
+// letter names for short all-capital words, digits as numbers, and otherwise spelling rules.
 type letterToSound struct {
 	lx      *lexicon
 	british bool
+	cmu     cmuDict // nil: no third tier
 }
 
 // ltsRules are grapheme → phoneme rules, tried longest first at each position.
@@ -160,16 +162,126 @@ func (l *letterToSound) word(w string) string {
 	if ps := l.known(w); ps != "" {
 		return ps
 	}
-	if len(w) <= 4 && w == strings.ToUpper(w) {
-		if ps, _ := l.lx.spellNNP(w); ps != "" {
+	lw := strings.ToLower(w)
+	if len(w) <= 4 && w == strings.ToUpper(w) || !strings.ContainsAny(lw, "aeiouy") {
+		// Short capitals, and words with no vowel letter (pct, mln), are spelled.
+		if ps := l.spell(w); ps != "" {
 			return ps
 		}
 	}
-	lw := strings.ToLower(w)
+	if ps := l.cmu.lookup(lw, l.british); ps != "" {
+		return ps
+	}
+	if ps := l.derived(lw); ps != "" {
+		return ps
+	}
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
 	return applyStress(spellRules(lw), stressOf(2))
+}
+
+// spell reads a word letter by letter as espeak-ng does: the lexicon's letter names, with an r
+// linked to a vowel that follows it (dlrs: …ɑɹɹˈɛs, British …ɑːɹˈɛs).
+func (l *letterToSound) spell(w string) string {
+	ps, _ := l.lx.spellNNP(w)
+	if ps == "" {
+		return ""
+	}
+	rs := []rune(ps)
+	var b strings.Builder
+	for i, r := range rs {
+		b.WriteRune(r)
+		if i+2 >= len(rs) || (rs[i+1] != primary && rs[i+1] != secondary) || !isVowel(rs[i+2]) {
+			continue
+		}
+		switch {
+		case !l.british && r == 'ɹ' && i > 0 && rs[i-1] == 'ɑ':
+			b.WriteRune('ɹ')
+		case l.british && r == 'ː' && i > 0 && rs[i-1] == 'ɑ':
+			b.WriteRune('ɹ')
+		}
+	}
+	return b.String()
+}
+
+// base reads a stem from the lexicons or the pronunciation dictionary.
+func (l *letterToSound) base(w string) string {
+	if len(w) < 2 {
+		return ""
+	}
+	if ps := l.known(w); ps != "" {
+		return ps
+	}
+	return l.cmu.lookup(w, l.british)
+}
+
+// derived reads a word as a known stem plus a suffix: plurals and possessives, -ed, -ing (with
+// a restored e or an undoubled consonant), and the common derivations -ly, -er, -ness, -less,
+// -ment, -ful, -able.
+func (l *letterToSound) derived(w string) string {
+	lx := l.lx
+	try := func(suffix string, stems ...string) string {
+		if !strings.HasSuffix(w, suffix) {
+			return ""
+		}
+		for _, s := range stems {
+			if ps := l.base(s); ps != "" {
+				return ps
+			}
+		}
+		return ""
+	}
+	cut := func(n int) string { return w[:max(len(w)-n, 0)] }
+	if ps := try("'s", cut(2)); ps != "" {
+		return lx.suffixS(ps)
+	}
+	if ps := try("ies", cut(3)+"y"); ps != "" {
+		return lx.suffixS(ps)
+	}
+	if ps := try("es", cut(2)); ps != "" && strings.ContainsRune("szʃʒʧʤ", lastRune(ps)) {
+		return lx.suffixS(ps)
+	}
+	if ps := try("s", cut(1)); ps != "" && !strings.HasSuffix(w, "ss") {
+		return lx.suffixS(ps)
+	}
+	if ps := try("ied", cut(3)+"y"); ps != "" {
+		return lx.suffixED(ps)
+	}
+	if ps := try("ed", cut(2), cut(1), undouble(cut(2))); ps != "" {
+		return lx.suffixED(ps)
+	}
+	if ps := try("ing", cut(3), cut(3)+"e", undouble(cut(3))); ps != "" {
+		if ing := lx.suffixING(ps); ing != "" {
+			return ing
+		}
+	}
+	r := "ɹ"
+	if l.british {
+		r = ""
+	}
+	for _, d := range []struct{ suffix, ps string }{
+		{"ly", "li"}, {"ness", "nəs"}, {"less", "ləs"}, {"ment", "mənt"}, {"ful", "fəl"},
+		{"ers", "əɹz"}, {"er", "əɹ"}, {"able", "əbᵊl"},
+	} {
+		ps := try(d.suffix, cut(len(d.suffix)), undouble(cut(len(d.suffix))))
+		if ps == "" && strings.HasSuffix(d.suffix, "ly") {
+			ps = try(d.suffix, cut(3)+"y") // happily
+		}
+		if ps != "" {
+			return ps + strings.ReplaceAll(d.ps, "ɹ", r)
+		}
+	}
+	return ""
+}
+
+// undouble drops a doubled final consonant: "stopp" → "stop".
+func undouble(s string) string {
+	n := len(s)
+	if n >= 3 && s[n-1] == s[n-2] && !isVowelLetter(s[n-1]) {
+		return s[:n-1]
+	}
+	return ""
 }
 
 // compound reads a word as two lexicon words when it splits cleanly into them.

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/kokoro-sm/kokoro/phonemize/internal/postag"
 )
 
 // ErrEmptyText reports a text with nothing to speak.
@@ -13,7 +16,7 @@ var ErrEmptyText = errors.New("empty text")
 
 // Config configures a Phonemizer.
 type Config struct {
-	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json
+	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict
 	Espeak     string // "" = use espeak-ng from PATH when installed; "off" = never; else a path to the binary
 }
 
@@ -28,13 +31,17 @@ type Phonemizer struct {
 // New loads both dialects' lexicons and locates espeak-ng.
 func New(cfg Config) (*Phonemizer, error) {
 	var us, gb *lexicon
-	var errUS, errGB error
+	var cmu cmuDict
+	var model *postag.Model
+	var errUS, errGB, errCMU, errTagger error
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(4)
+	go func() { defer wg.Done(); model, errTagger = loadTagger() }()
 	go func() { defer wg.Done(); us, errUS = loadLexicon(cfg.LexiconDir, false) }()
 	go func() { defer wg.Done(); gb, errGB = loadLexicon(cfg.LexiconDir, true) }()
+	go func() { defer wg.Done(); cmu, errCMU = loadCMU(filepath.Join(cfg.LexiconDir, "cmudict.dict")) }()
 	wg.Wait()
-	if err := errors.Join(errUS, errGB); err != nil {
+	if err := errors.Join(errUS, errGB, errCMU, errTagger); err != nil {
 		return nil, fmt.Errorf("load lexicons: %w", err)
 	}
 	p := &Phonemizer{}
@@ -50,14 +57,15 @@ func New(cfg Config) (*Phonemizer, error) {
 		}
 		p.espeak = cfg.Espeak
 	}
-	p.us = p.newG2P(us, false)
-	p.gb = p.newG2P(gb, true)
+	p.us = p.newG2P(us, cmu, false)
+	p.gb = p.newG2P(gb, cmu, true)
+	p.us.tags, p.gb.tags = tagger{model, us}, tagger{model, gb}
 	return p, nil
 }
 
-func (p *Phonemizer) newG2P(lx *lexicon, british bool) *g2p {
+func (p *Phonemizer) newG2P(lx *lexicon, cmu cmuDict, british bool) *g2p {
 	g := &g2p{lx: lx}
-	lts := &letterToSound{lx: lx, british: british}
+	lts := &letterToSound{lx: lx, british: british, cmu: cmu}
 	if p.espeak != "" {
 		voice := "en-us"
 		if british {

@@ -14,9 +14,9 @@ type taggedSentence struct {
 	tags   []string
 }
 
-func loadTagged(t *testing.T) []taggedSentence {
+func loadTaggedFile(t *testing.T, name string) []taggedSentence {
 	t.Helper()
-	f, err := os.Open("testdata/spacy_tags.tsv")
+	f, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,51 +38,63 @@ func loadTagged(t *testing.T) []taggedSentence {
 	return out
 }
 
-// TestTokenizerAndTaggerAgreement measures how often the tokenizer splits a corpus sentence
-// exactly as the reference tokenizer does, and how often the tagger agrees with the reference
-// tagger on those sentences.
+// TestTokenizerAndTaggerAgreement measures how often the tokenizer splits a sentence exactly as
+// the reference tokenizer does, and how often the tagger agrees with the reference tagger on the
+// sentences split alike. wild_dev_tags.tsv is real English the tagger was not trained on (the
+// development bucket of scripts/gen_wild_corpus.py), so it measures how the tagger generalizes;
+// spacy_tags.tsv holds the older corpora's sentences, which are part of its training text.
+// Limits: the measured agreement less about half a point (97.2 % and 98.0 % when set).
 func TestTokenizerAndTaggerAgreement(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
-	sents := loadTagged(t)
-	var sameSplit, tagOK, tagAll int
-	var report []string
-	for _, s := range sents {
-		text, _ := preprocess(s.text)
-		toks := tokenize(text)
-		tagger{p.us.lx}.tagTokens(toks)
-		got := make([]string, len(toks))
-		for i, tk := range toks {
-			got[i] = tk.text
-		}
-		if strings.Join(got, "\x00") != strings.Join(s.tokens, "\x00") {
-			report = append(report, fmt.Sprintf("split %q\n   got  %q\n   want %q", s.text, got, s.tokens))
-			continue
-		}
-		sameSplit++
-		var bad []string
-		for i, tk := range toks {
-			tagAll++
-			if tk.tag == s.tags[i] {
-				tagOK++
-			} else {
-				bad = append(bad, fmt.Sprintf("%s/%s(want %s)", tk.text, tk.tag, s.tags[i]))
+	for _, c := range []struct {
+		file               string
+		minSplit, minAgree float64
+	}{
+		{"wild_dev_tags.tsv", 0.97, 0.965},
+		{"spacy_tags.tsv", 0.99, 0.975},
+	} {
+		sents := loadTaggedFile(t, c.file)
+		var sameSplit, tagOK, tagAll int
+		var report []string
+		for _, s := range sents {
+			text, _ := preprocess(s.text)
+			toks := tokenize(text)
+			p.us.tags.tagTokens(toks)
+			got := make([]string, len(toks))
+			for i, tk := range toks {
+				got[i] = tk.text
+			}
+			if strings.Join(got, "\x00") != strings.Join(s.tokens, "\x00") {
+				report = append(report, fmt.Sprintf("split %q\n   got  %q\n   want %q", s.text, got, s.tokens))
+				continue
+			}
+			sameSplit++
+			var bad []string
+			for i, tk := range toks {
+				tagAll++
+				if tk.tag == s.tags[i] {
+					tagOK++
+				} else {
+					bad = append(bad, fmt.Sprintf("%s/%s(want %s)", tk.text, tk.tag, s.tags[i]))
+				}
+			}
+			if len(bad) > 0 {
+				report = append(report, fmt.Sprintf("tags %q: %s", s.text, strings.Join(bad, " ")))
 			}
 		}
-		if len(bad) > 0 {
-			report = append(report, fmt.Sprintf("tags %q: %s", s.text, strings.Join(bad, " ")))
+		splitRate := float64(sameSplit) / float64(len(sents))
+		tagRate := float64(tagOK) / float64(max(tagAll, 1))
+		t.Logf("%s: tokenizer: %d/%d sentences split as the reference (%.1f%%); tagger: %d/%d tags agree (%.1f%%)",
+			c.file, sameSplit, len(sents), splitRate*100, tagOK, tagAll, tagRate*100)
+		if os.Getenv("PHONEMIZE_SHOW_DIFFS") != "" {
+			for _, r := range report {
+				t.Log(r)
+			}
 		}
-	}
-	splitRate := float64(sameSplit) / float64(len(sents))
-	tagRate := float64(tagOK) / float64(max(tagAll, 1))
-	t.Logf("tokenizer: %d/%d sentences split as the reference (%.1f%%); tagger: %d/%d tags agree (%.1f%%)",
-		sameSplit, len(sents), splitRate*100, tagOK, tagAll, tagRate*100)
-	if os.Getenv("PHONEMIZE_SHOW_DIFFS") != "" {
-		for _, r := range report {
-			t.Log(r)
+		if splitRate < c.minSplit || tagRate < c.minAgree {
+			t.Errorf("%s: agreement too low: split %.1f%% (min %.1f%%), tags %.1f%% (min %.1f%%)",
+				c.file, splitRate*100, c.minSplit*100, tagRate*100, c.minAgree*100)
 		}
-	}
-	if splitRate < 0.97 || tagRate < 0.83 {
-		t.Errorf("agreement too low: split %.1f%%, tags %.1f%%", splitRate*100, tagRate*100)
 	}
 }

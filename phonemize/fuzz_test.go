@@ -1,6 +1,7 @@
 package phonemize
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -70,8 +71,9 @@ func FuzzPhonemize(f *testing.F) {
 	})
 }
 
-// FuzzChunks checks that chunking never panics and keeps every chunk within its id budget
-// with ids that are all in the vocabulary.
+// FuzzChunks checks that chunking never panics, fails only for text with nothing to speak (and
+// then with ErrEmptyText), holds the first chunk to its own budget and every other chunk to
+// MaxIDs, and emits only vocabulary ids.
 func FuzzChunks(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s, 10, 60)
@@ -84,15 +86,30 @@ func FuzzChunks(f *testing.F) {
 		opt := Options{FirstChunkMaxIDs: first % 600, MaxIDs: maxIDs % 600}
 		chunks, err := p.Chunks(text, opt)
 		if err != nil {
-			return // text with nothing speakable
+			if !errors.Is(err, ErrEmptyText) {
+				t.Fatalf("Chunks(%q): %v, want nil or ErrEmptyText", text, err)
+			}
+			if ps, _ := p.Phonemize(text, ""); len(Tokenize(ps)) > 0 {
+				t.Fatalf("Chunks(%q) found nothing to speak, but Phonemize gives %q", text, ps)
+			}
+			return
 		}
 		limit := MaxIDs
-		if opt.MaxIDs > 0 {
+		if opt.MaxIDs > 0 && opt.MaxIDs < MaxIDs {
 			limit = opt.MaxIDs
 		}
+		firstLimit := DefaultFirstChunkMaxIDs
+		if opt.FirstChunkMaxIDs > 0 {
+			firstLimit = opt.FirstChunkMaxIDs
+		}
+		firstLimit = min(firstLimit, limit)
 		for i, c := range chunks {
-			if len(c.IDs) < 1 || len(c.IDs) > limit {
-				t.Fatalf("chunk %d of %q has %d ids (limit %d)", i, text, len(c.IDs), limit)
+			lim := limit
+			if i == 0 {
+				lim = firstLimit
+			}
+			if len(c.IDs) < 1 || len(c.IDs) > lim {
+				t.Fatalf("chunk %d of %q has %d ids (limit %d)", i, text, len(c.IDs), lim)
 			}
 			for _, id := range c.IDs {
 				if id <= 0 || id >= NumTokens {

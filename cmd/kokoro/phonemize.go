@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -12,13 +15,18 @@ import (
 )
 
 func newPhonemizeCmd() *cobra.Command {
-	var lang, voice, espeak string
+	var lang, voice, espeak, batch string
 	var firstMax, maxIDs int
 	cmd := &cobra.Command{
-		Use:   "phonemize TEXT...",
-		Short: "Print the phonemes, vocabulary ids and chunk boundaries for a text",
-		Args:  cobra.MinimumNArgs(1),
+		Use:   "phonemize TEXT... | phonemize --batch FILE",
+		Short: "Print the phonemes, vocabulary ids and chunk boundaries for a text, or phonemes line by line",
+		Long: "With TEXT, prints its phonemes and how it is cut into model chunks. With --batch FILE\n" +
+			"(or - for standard input), reads one utterance per line and prints one phoneme line per\n" +
+			"input line (an empty line for an empty one), loading the lexicons once.",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if (batch == "") == (len(args) == 0) {
+				return errors.New("give either TEXT or --batch FILE (- for standard input)")
+			}
 			if lang == "" && voice != "" {
 				lang = phonemize.LangForVoice(voice)
 			}
@@ -27,6 +35,19 @@ func newPhonemizeCmd() *cobra.Command {
 				return err
 			}
 			defer p.Close() // stops the espeak-ng helpers it may have started
+			out := cmd.OutOrStdout()
+			if batch != "" {
+				in := cmd.InOrStdin()
+				if batch != "-" {
+					f, err := os.Open(batch)
+					if err != nil {
+						return fmt.Errorf("batch input: %w", err)
+					}
+					defer f.Close()
+					in = f
+				}
+				return phonemizeLines(p, in, out, lang)
+			}
 			text := strings.Join(args, " ")
 			ps, err := p.Phonemize(text, lang)
 			if err != nil {
@@ -36,7 +57,6 @@ func newPhonemizeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
 			fmt.Fprintln(out, ps)
 			for i, c := range chunks {
 				fmt.Fprintf(out, "chunk %d (%d ids): %s\n  phonemes: %s\n  ids: %v\n", i, len(c.IDs), c.Text, c.Phonemes, c.IDs)
@@ -47,7 +67,35 @@ func newPhonemizeCmd() *cobra.Command {
 	cmd.Flags().StringVar(&lang, "lang", "", "en-us or en-gb (default: from --voice, else en-us)")
 	cmd.Flags().StringVar(&voice, "voice", "", "voice name whose prefix picks the dialect (a… en-us, b… en-gb)")
 	cmd.Flags().StringVar(&espeak, "espeak", "", `espeak-ng binary for unknown words; "off" uses the built-in fallback`)
+	cmd.Flags().StringVar(&batch, "batch", "", "read one utterance per line from this file (- for standard input)")
 	cmd.Flags().IntVar(&firstMax, "first-chunk-max-ids", 0, "id budget of the first chunk (0 = default)")
 	cmd.Flags().IntVar(&maxIDs, "max-ids", 0, fmt.Sprintf("id budget of later chunks (0 = %d)", phonemize.MaxIDs))
 	return cmd
+}
+
+// phonemizeLines writes one phoneme line per input line; a blank line stays blank, so output
+// line n always belongs to input line n.
+func phonemizeLines(p *phonemize.Phonemizer, in io.Reader, out io.Writer, lang string) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	w := bufio.NewWriter(out)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			w.WriteString("\n")
+			continue
+		}
+		ps, err := p.Phonemize(line, lang)
+		if err != nil {
+			w.Flush()
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+		w.WriteString(ps)
+		w.WriteString("\n")
+	}
+	if err := sc.Err(); err != nil {
+		w.Flush()
+		return fmt.Errorf("batch input: %w", err)
+	}
+	return w.Flush()
 }

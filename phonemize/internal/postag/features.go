@@ -55,8 +55,9 @@ func prefix(w string, n int) string {
 // context is what the features of one position look at: lower-cased forms around it (with
 // padding) and the original forms.
 type context struct {
-	lower []string
-	words []string
+	lower   []string
+	words   []string
+	allCaps bool // every word with letters is in capitals
 }
 
 const (
@@ -71,6 +72,18 @@ func newContext(words []string) context {
 		c.lower[i+2] = strings.ToLower(w)
 	}
 	c.lower[len(words)+2], c.lower[len(words)+3] = endPad, endPad+"2"
+	letters := 0
+	c.allCaps = true
+	for _, w := range words {
+		if strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			continue
+		}
+		letters++
+		if w != strings.ToUpper(w) {
+			c.allCaps = false
+		}
+	}
+	c.allCaps = c.allCaps && letters > 1
 	return c
 }
 
@@ -116,6 +129,17 @@ func (c context) features(buf []string, i int, prev, prev2 string) []string {
 	}
 	if i+1 < len(c.words) {
 		buf = append(buf, "sh+1="+shape(c.words[i+1]))
+	}
+	if i >= 2 {
+		buf = append(buf, "sh-2="+shape(c.words[i-2]))
+	}
+	if i+2 < len(c.words) {
+		buf = append(buf, "sh+2="+shape(c.words[i+2]))
+	}
+	if c.allCaps && sh != "" && sh[0] == 'X' {
+		// A line in capitals (a headline) reads differently from a capitalised word in
+		// running text.
+		buf = append(buf, "caps|"+suffix(lw, 3), "caps|t1="+prev)
 	}
 	return buf
 }

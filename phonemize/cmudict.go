@@ -116,12 +116,15 @@ func arpaToKokoro(pron string, british bool) string {
 			b.WriteString(c)
 			continue
 		}
+		marked := true
 		switch {
 		case p.stress == '1' && !seenPrimary:
 			b.WriteRune(primary)
 			seenPrimary = true
 		case p.stress == '1', p.stress == '2' && !seenPrimary:
 			b.WriteRune(secondary)
+		default:
+			marked = false
 		}
 		v := arpaVowels[p.ph][d]
 		switch {
@@ -138,8 +141,8 @@ func arpaToKokoro(pron string, british bool) string {
 			v = "ɜːɹ"
 		case p.ph == "IH" && p.stress == '0' && !british && i+1 == last && (ps[last].ph == "D" || ps[last].ph == "Z"):
 			v = "ᵻ"
-		case p.ph == "IY" && p.stress == '0' && british:
-			v = "i"
+		case p.ph == "IY" && !marked && british && !isV(i+1):
+			v = "i" // happY: a short, unstressed final or pre-consonant i
 		case british && i+1 < len(ps) && ps[i+1].ph == "R" && !isV(i+2) && gbBeforeR[p.ph] != "":
 			v = gbBeforeR[p.ph]
 			i++ // the r is part of the vowel

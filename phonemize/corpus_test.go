@@ -130,7 +130,7 @@ var corpusCases = []struct {
 	// Regression corpus: few hard cases, 100 % at almost every commit; measures little.
 	{"misaki_fresh.tsv", 90, corpusLimits{0.005, 0.97, 0.01, 0.95}},
 	// Wild development corpus: real English of six registers, tuned on.
-	{"misaki_wild_dev.tsv", 700, corpusLimits{0.0026, 0.94, 0.011, 0.68}},
+	{"misaki_wild_dev.tsv", 700, corpusLimits{0.0022, 0.945, 0.0105, 0.68}},
 }
 
 // TestCorpusAgainstMisaki compares the output with misaki's on the committed corpora and

@@ -178,7 +178,41 @@ func (l *letterToSound) word(w string) string {
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
-	return applyStress(spellRules(lw), stressOf(2))
+	ps := spellRules(lw)
+	if l.british {
+		ps = britishRules(ps)
+	}
+	return applyStress(ps, stressOf(2))
+}
+
+// britishVowels turn the spelling rules' American vowels British: an r that no vowel follows
+// is silent and lengthens or colours the vowel before it, and the long vowels are marked.
+var britishVowels = strings.NewReplacer("ɑɹ", "ɑː", "ɔɹ", "ɔː", "ɜɹ", "ɜː", "əɹ", "ə", "ɪɹ", "ɪə",
+	"ɛɹ", "ɛː", "ʊɹ", "ʊə", "O", "Q", "ɑ", "ɒ", "æ", "a", "i", "iː", "u", "uː")
+
+// britishRules converts the spelling rules' output to British English: the r-coloured vowels
+// before a consonant or at the end lose their r (car → kɑː), an r before a vowel stays.
+func britishRules(ps string) string {
+	rs := []rune(ps)
+	var b strings.Builder
+	for i := 0; i < len(rs); i++ {
+		if i+1 < len(rs) && rs[i+1] == 'ɹ' && (i+2 == len(rs) || !isVowel(rs[i+2])) {
+			if v := britishVowels.Replace(string(rs[i : i+2])); v != string(rs[i:i+2]) {
+				b.WriteString(v)
+				i++
+				continue
+			}
+		}
+		if i+1 < len(rs) && rs[i+1] == 'ɹ' {
+			b.WriteString(britishVowels.Replace(string(rs[i])))
+			continue
+		}
+		if rs[i] == 'ɹ' && (i+1 == len(rs) || !isVowel(rs[i+1])) && i > 0 && isVowel(rs[i-1]) {
+			continue
+		}
+		b.WriteString(britishVowels.Replace(string(rs[i])))
+	}
+	return b.String()
 }
 
 // spell reads a word letter by letter as espeak-ng does: the lexicon's letter names, with an r
@@ -254,6 +288,25 @@ func (l *letterToSound) derived(w string) string {
 	if ps := try("ing", cut(3), cut(3)+"e", undouble(cut(3))); ps != "" {
 		if ing := lx.suffixING(ps); ing != "" {
 			return ing
+		}
+	}
+	for _, suffix := range []string{"isation", "ization", "isations", "izations"} {
+		// The -ize stem loses its stress to -ation: authorization, ˌ…Izˈeɪʃən.
+		if !strings.HasSuffix(w, suffix) {
+			continue
+		}
+		stem := l.base(strings.TrimSuffix(w, suffix) + "ize")
+		if iz := strings.LastIndex(stem, "Iz"); iz > 0 && iz+len("Iz") == len(stem) {
+			z := "əz"
+			if l.british {
+				z = "Iz"
+			}
+			stem = strings.TrimRight(stem[:iz], "ˌˈ")
+			ps := applyStress(stem, stressOf(-1)) + z + "ˈAʃən"
+			if strings.HasSuffix(w, "s") {
+				ps += "z"
+			}
+			return ps
 		}
 	}
 	r := "ɹ"

@@ -1,7 +1,6 @@
 package phonemize
 
 import (
-	"encoding/json"
 	"os"
 	"runtime"
 	"strconv"
@@ -12,29 +11,11 @@ import (
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
-// misakiTiming is what scripts/gen_phoneme_corpus.py measured for misaki on this corpus.
-type misakiTiming struct {
-	USPerChar     float64 `json:"us_per_char"`
-	USPerShort25  float64 `json:"us_per_short25_request"`
-	USPerSentence float64 `json:"us_per_sentence"`
-}
-
-func readMisakiTiming(b *testing.B) misakiTiming {
-	var m misakiTiming
-	raw, err := os.ReadFile("testdata/misaki_timing.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		b.Fatal(err)
-	}
-	return m
-}
-
 // BenchmarkCorpus phonemizes the reference corpus (whole sentences, and their first 25
-// characters as typical short requests), with espeak-ng for unknown words and with the
-// built-in fallback, and reports µs per character and per request beside misaki's time on
-// the same sentences (measured by the corpus script on the same machine).
+// characters as typical short requests), with espeak-ng for unknown words (its cache emptied
+// or kept) and with the built-in fallback, and reports µs per character and per request. The
+// comparison with misaki is measured side by side by scripts/phonemize_speed.py
+// (testdata/speed_vs_misaki.json).
 func BenchmarkCorpus(b *testing.B) {
 	rows := loadCorpus(b, "misaki_corpus.tsv")
 	short := make([]corpusRow, len(rows))
@@ -42,7 +23,6 @@ func BenchmarkCorpus(b *testing.B) {
 		rs := []rune(r.text)
 		short[i] = corpusRow{lang: r.lang, text: string(rs[:min(25, len(rs))])}
 	}
-	m := readMisakiTiming(b)
 	paths := testenv.Assets(b)
 	for _, fb := range []struct {
 		name, espeak string
@@ -59,10 +39,9 @@ func BenchmarkCorpus(b *testing.B) {
 			p.usEspeak.cache, p.gbEspeak.cache = nil, nil
 		}
 		for _, set := range []struct {
-			name     string
-			rows     []corpusRow
-			misakiUS float64 // misaki µs per request
-		}{{"sentences", rows, m.USPerSentence}, {"short25", short, m.USPerShort25}} {
+			name string
+			rows []corpusRow
+		}{{"sentences", rows}, {"short25", short}} {
 			chars := 0
 			for _, r := range set.rows {
 				chars += len([]rune(r.text))
@@ -81,7 +60,6 @@ func BenchmarkCorpus(b *testing.B) {
 				perReq := us / float64(len(set.rows))
 				b.ReportMetric(us/float64(chars), "µs/char")
 				b.ReportMetric(perReq, "µs/request")
-				b.ReportMetric(set.misakiUS/perReq, "x-vs-misaki")
 			})
 		}
 	}

@@ -5,9 +5,8 @@ The sentences come from phonemize/testdata/corpus_sentences.txt plus a determini
 templated number, money, date and time sentences generated below. Each sentence is read by
 misaki's English G2P (spaCy en_core_web_sm tagger, espeak-ng fallback, unknown words as ''),
 the same configuration the Kokoro reference pipeline uses, and the result is written as
-DIALECT<TAB>TEXT<TAB>PHONEMES. The script also times misaki on the same sentences, and on the
-first 25 characters of each, and writes phonemize/testdata/misaki_timing.json so that the Go
-benchmark can be compared with it on the same machine.
+DIALECT<TAB>TEXT<TAB>PHONEMES. (Speed against misaki is measured side by side by
+scripts/phonemize_speed.py.)
 
 With --units it writes phonemize/testdata/reference_units.json: the reference's sub-token
 splitting and num2words readings (cardinal, ordinal, year, decimal) for unit tests.
@@ -36,7 +35,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTDATA = os.path.join(ROOT, "phonemize", "testdata")
@@ -269,36 +267,6 @@ def main():
             doc = g2ps["us"].nlp(text)
             f.write(text + "\t" + "\t".join(f"{tk.text}\t{tk.tag_}" for tk in doc) + "\n")
 
-    # Timing: the same sentences, after one warm-up pass (done above), best of three passes.
-    def timed(texts):
-        best = None
-        for _ in range(3):
-            t0 = time.perf_counter()
-            for d, text in texts:
-                g2ps[d](text)
-            dt = time.perf_counter() - t0
-            best = dt if best is None or dt < best else best
-        return best
-
-    full = timed(rows)
-    short_rows = [(d, t[:25]) for d, t in rows]
-    short = timed(short_rows)
-    chars = sum(len(t) for _, t in rows)
-    timing = {
-        "misaki_version": "0.9.4",
-        "sentences": len(rows),
-        "chars": chars,
-        "full_seconds": full,
-        "us_per_char": full / chars * 1e6,
-        "us_per_sentence": full / len(rows) * 1e6,
-        "short25_requests": len(short_rows),
-        "us_per_short25_request": short / len(short_rows) * 1e6,
-        "python": sys.version.split()[0],
-    }
-    with open(os.path.join(TESTDATA, "misaki_timing.json"), "w") as f:
-        json.dump(timing, f, indent=2)
-        f.write("\n")
-    print(json.dumps(timing, indent=2))
 
 
 if __name__ == "__main__":

@@ -69,25 +69,54 @@ func (p *espeakProc) answerTimeout() time.Duration {
 }
 
 func (p *espeakProc) read(text string) (string, error) {
+	out, err := p.readMany([]string{text})
+	if err != nil {
+		return "", err
+	}
+	return out[0], nil
+}
+
+// maxBatchBytes bounds the text written before the answers are read: espeak-ng writes its
+// answers while it reads, and with neither side reading, two full pipes would deadlock. The
+// answers to this much text fit in a pipe's buffer many times over.
+const maxBatchBytes = 4096
+
+// readMany answers several texts in one exchange: they are all written before any answer is
+// read, so the process works through them without waiting for the caller between words.
+func (p *espeakProc) readMany(texts []string) ([]string, error) {
 	if p == nil {
-		return "", errEspeakProc
+		return nil, errEspeakProc
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.broken {
-		return "", errEspeakProc
+		return nil, errEspeakProc
 	}
 	if p.cmd == nil {
 		if err := p.start(); err != nil {
 			p.broken = true
-			return "", err
+			return nil, err
 		}
 	}
-	out, err := p.ask(text)
-	if err != nil {
-		p.stop()
+	out := make([]string, 0, len(texts))
+	for len(out) < len(texts) {
+		var b strings.Builder
+		n := 0
+		for _, t := range texts[len(out):] {
+			if n > 0 && b.Len()+len(t) > maxBatchBytes {
+				break
+			}
+			b.WriteString(t + " " + markerWord + "\n" + sentinelWord + "\n")
+			n++
+		}
+		answers, err := p.ask(b.String(), n)
+		if err != nil {
+			p.stop()
+			return nil, err
+		}
+		out = append(out, answers...)
 	}
-	return out, err
+	return out, nil
 }
 
 func (p *espeakProc) start() error {
@@ -149,22 +178,31 @@ func (p *espeakProc) next() (string, error) {
 	return strings.TrimRight(line, "\r\n"), nil
 }
 
-func (p *espeakProc) ask(text string) (string, error) {
-	if _, err := io.WriteString(p.stdin, text+" "+markerWord+"\n"+sentinelWord+"\n"); err != nil {
-		return "", err
+// ask writes the prepared lines of n texts and reads their n answers.
+func (p *espeakProc) ask(lines string, n int) ([]string, error) {
+	if _, err := io.WriteString(p.stdin, lines); err != nil {
+		return nil, err
 	}
+	out := make([]string, 0, n)
 	var parts []string
-	for {
+	for len(out) < n {
 		l, err := p.next()
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		l = strings.TrimSpace(l)
-		if l == p.sentinel {
-			return cutMarker(strings.Join(parts, " "), p.marker)
+		if l != p.sentinel {
+			parts = append(parts, l)
+			continue
 		}
-		parts = append(parts, l)
+		ps, err := cutMarker(strings.Join(parts, " "), p.marker)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps)
+		parts = parts[:0]
 	}
+	return out, nil
 }
 
 func (p *espeakProc) stop() {

@@ -188,3 +188,35 @@ func TestEspeakMatchesReference(t *testing.T) {
 	}
 	t.Logf("%d of %d unknown words read as the reference reads them", len(rows)-bad, len(rows))
 }
+
+// TestEspeakHelperBatch: several texts answered in one exchange, in order, by one process, also
+// when they are more than one write's worth; prefetched words are then served from the cache.
+func TestEspeakHelperBatch(t *testing.T) {
+	t.Parallel()
+	bin, starts := fakeEspeak(t, ``)
+	e := newFakeEspeak(bin)
+	e.cache = map[string]string{}
+	defer e.proc.Close()
+	var texts []string
+	for i := range 400 {
+		texts = append(texts, strings.Repeat("w", 5+i%30)+string(rune('a'+i%26)))
+	}
+	got, err := e.proc.readMany(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range got {
+		if g != strings.ToUpper(texts[i]) {
+			t.Fatalf("answer %d = %q, want %q", i, g, strings.ToUpper(texts[i]))
+		}
+	}
+	e.prefetch([]string{"alpha", "beta, gamma", "alpha"})
+	for _, w := range []string{"alpha", "beta, gamma"} {
+		if ps, ok := e.cached(w); !ok || ps != e.mapIPA(strings.ToUpper(w)) {
+			t.Errorf("prefetched %q: cache has %q, %v", w, ps, ok)
+		}
+	}
+	if n := countStarts(t, starts); n != 1 {
+		t.Errorf("%d espeak-ng starts, want 1", n)
+	}
+}

@@ -75,12 +75,18 @@ func (e *espeak) phonemize(text string) (string, bool) {
 }
 
 func (e *espeak) phonemizeUncached(text string) (string, bool) {
+	return e.assemble(text, e.run)
+}
+
+// assemble reads text piecewise between the punctuation marks that espeak-ng keeps, each piece
+// through run, and maps the result to Kokoro's symbols.
+func (e *espeak) assemble(text string, run func(string) (string, bool)) (string, bool) {
 	var b strings.Builder
 	last := 0
 	any := false
 	for _, m := range espeakMarks.FindAllStringIndex(text, -1) {
 		if seg := text[last:m[0]]; strings.TrimSpace(seg) != "" {
-			ps, ok := e.run(seg)
+			ps, ok := run(seg)
 			if !ok {
 				return "", false
 			}
@@ -91,7 +97,7 @@ func (e *espeak) phonemizeUncached(text string) (string, bool) {
 		last = m[1]
 	}
 	if seg := text[last:]; strings.TrimSpace(seg) != "" {
-		ps, ok := e.run(seg)
+		ps, ok := run(seg)
 		if !ok {
 			return "", false
 		}
@@ -102,6 +108,62 @@ func (e *espeak) phonemizeUncached(text string) (string, bool) {
 		return "", false
 	}
 	return e.mapIPA(strings.TrimSpace(b.String())), true
+}
+
+// prefetch reads the texts not yet cached in one exchange with the long-lived process and
+// caches them, so that a sentence with several unknown words waits for espeak-ng once rather
+// than once per word. Texts it cannot read this way are left to phonemize.
+func (e *espeak) prefetch(texts []string) {
+	e.mu.Lock()
+	caching := e.cache != nil
+	e.mu.Unlock()
+	if !caching {
+		return
+	}
+	var todo []string
+	var segs []string
+	seen := map[string]bool{}
+	for _, t := range texts {
+		if strings.TrimSpace(t) == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		if _, ok := e.cached(t); ok {
+			continue
+		}
+		todo = append(todo, t)
+		e.assemble(t, func(seg string) (string, bool) {
+			segs = append(segs, strings.Join(strings.Fields(seg), " "))
+			return "", true
+		})
+	}
+	var batch []string
+	for _, s := range segs {
+		if !strings.Contains(strings.ToLower(s), sentinelWord) && !seen[" "+s] {
+			seen[" "+s] = true
+			batch = append(batch, s)
+		}
+	}
+	if len(batch) == 0 {
+		return
+	}
+	answers, err := e.proc.readMany(batch)
+	if err != nil {
+		return
+	}
+	got := make(map[string]string, len(batch))
+	for i, s := range batch {
+		got[s] = answers[i]
+	}
+	for _, t := range todo {
+		ps, ok := e.assemble(t, func(seg string) (string, bool) {
+			a, ok := got[strings.Join(strings.Fields(seg), " ")]
+			return a, ok
+		})
+		if ok {
+			e.remember(t, ps)
+		}
+	}
 }
 
 func (e *espeak) run(text string) (string, bool) {

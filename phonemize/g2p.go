@@ -41,6 +41,7 @@ type g2p struct {
 	lx       *lexicon
 	tags     tagger
 	fallback func(word string) (string, bool)
+	prefetch func(words []string) // optional: warm the fallback for several words at once
 	unk      string
 }
 
@@ -58,6 +59,9 @@ func (g *g2p) convert(text string) (string, []*token) {
 	applyOverrides(tokens, ovs)
 	tokens = foldLeft(tokens, g.unk)
 	words := retokenize(tokens)
+	if g.prefetch != nil {
+		g.prefetch(unknownWords(g, words))
+	}
 	ctx := wordCtx{}
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
@@ -95,6 +99,20 @@ func (g *g2p) convert(text string) (string, []*token) {
 		out = append(out, tk)
 	}
 	return b.String(), out
+}
+
+// unknownWords lists the single words that no lexicon path reads (the context a few function
+// words depend on is taken as unknown), which will most likely go to the fallback.
+func unknownWords(g *g2p, words []word) []string {
+	var out []string
+	for _, w := range words {
+		if tk := w.tk; tk != nil && !tk.hasPS {
+			if _, r := g.lexWord(tk, wordCtx{}); r == 0 {
+				out = append(out, tk.text)
+			}
+		}
+	}
+	return out
 }
 
 // maxSpan bounds how many sub-tokens one lexicon lookup may join, which keeps a long run of

@@ -41,7 +41,8 @@ type g2p struct {
 	lx       *lexicon
 	tags     tagger
 	fallback func(word string) (string, bool)
-	prefetch func(words []string) // optional: warm the fallback for several words at once
+	prefetch func(words []string)             // optional: warm the fallback for several words at once
+	cached   func(word string) (string, bool) // with prefetch: the fallback's remembered answer
 	unk      string
 }
 
@@ -53,15 +54,35 @@ type word struct {
 
 // convert phonemizes one text and returns the phoneme string and the final tokens.
 func (g *g2p) convert(text string) (string, []*token) {
+	if g.prefetch == nil || g.cached == nil {
+		return g.convertWith(text, g.fallback)
+	}
+	// First with cached fallback answers only, noting the words that have none; when there
+	// are some, they go to the fallback together and the text is read again. A text whose
+	// unknown words are all cached is read once.
+	var missed []string
+	ps, toks := g.convertWith(text, func(w string) (string, bool) {
+		if ps, ok := g.cached(w); ok {
+			return ps, true
+		}
+		missed = append(missed, w)
+		return "", false
+	})
+	if len(missed) == 0 {
+		return ps, toks
+	}
+	g.prefetch(missed)
+	return g.convertWith(text, g.fallback)
+}
+
+// convertWith phonemizes one text, reading unknown words with fallback.
+func (g *g2p) convertWith(text string, fallback func(string) (string, bool)) (string, []*token) {
 	text, ovs := preprocess(text)
 	tokens := tokenize(text)
 	g.tags.tagTokens(tokens)
 	applyOverrides(tokens, ovs)
 	tokens = foldLeft(tokens, g.unk)
 	words := retokenize(tokens)
-	if g.prefetch != nil {
-		g.prefetch(unknownWords(g, words))
-	}
 	ctx := wordCtx{}
 	for i := len(words) - 1; i >= 0; i-- {
 		w := words[i]
@@ -72,15 +93,15 @@ func (g *g2p) convert(text string) (string, []*token) {
 					tk.setPS(ps)
 				}
 			}
-			if !tk.hasPS && g.fallback != nil {
-				if ps, ok := g.fallback(tk.text); ok {
+			if !tk.hasPS && fallback != nil {
+				if ps, ok := fallback(tk.text); ok {
 					tk.setPS(ps)
 				}
 			}
 			ctx = nextCtx(ctx, tk)
 			continue
 		}
-		g.resolveGroup(w.group, &ctx)
+		g.resolveGroup(w.group, &ctx, fallback)
 	}
 	var b strings.Builder
 	out := make([]*token, 0, len(words))
@@ -101,25 +122,11 @@ func (g *g2p) convert(text string) (string, []*token) {
 	return b.String(), out
 }
 
-// unknownWords lists the single words that no lexicon path reads (the context a few function
-// words depend on is taken as unknown), which will most likely go to the fallback.
-func unknownWords(g *g2p, words []word) []string {
-	var out []string
-	for _, w := range words {
-		if tk := w.tk; tk != nil && !tk.hasPS {
-			if _, r := g.lexWord(tk, wordCtx{}); r == 0 {
-				out = append(out, tk.text)
-			}
-		}
-	}
-	return out
-}
-
 // maxSpan bounds how many sub-tokens one lexicon lookup may join, which keeps a long run of
 // written-together pieces ("a-a-a-…") linear instead of cubic. Real words span far fewer.
 const maxSpan = 24
 
-func (g *g2p) resolveGroup(w []*token, ctx *wordCtx) {
+func (g *g2p) resolveGroup(w []*token, ctx *wordCtx, fb func(string) (string, bool)) {
 	left, right := max(0, len(w)-maxSpan), len(w)
 	fallback := false
 	for left < right {
@@ -153,7 +160,7 @@ func (g *g2p) resolveGroup(w []*token, ctx *wordCtx) {
 			if !tk.hasPS {
 				if isJunk(tk.text) {
 					tk.setPS("")
-				} else if g.fallback != nil {
+				} else if fb != nil {
 					fallback = true
 				}
 			}
@@ -165,7 +172,7 @@ func (g *g2p) resolveGroup(w []*token, ctx *wordCtx) {
 	}
 	if fallback {
 		m := mergeTokens(w, false, "")
-		ps, ok := g.fallback(m.text)
+		ps, ok := fb(m.text)
 		if ok {
 			w[0].setPS(ps)
 		}

@@ -78,7 +78,7 @@ func (p *Phonemizer) newG2P(lx *lexicon, cmu cmuDict, british bool) *g2p {
 		} else {
 			p.usEspeak = e
 		}
-		g.prefetch = e.prefetch
+		g.prefetch, g.cached = e.prefetch, e.cached
 		g.fallback = func(w string) (string, bool) {
 			if ps, ok := e.phonemize(w); ok {
 				return ps, true

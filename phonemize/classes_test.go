@@ -62,7 +62,7 @@ func loadRegisters(t *testing.T, name string) map[string]string {
 // breakdown reports exact matches by dialect, class and register, each with its interval.
 func breakdown(t *testing.T, name string, p *Phonemizer, rows []corpusRow, registers map[string]string) {
 	t.Helper()
-	type tally struct{ ok, n int }
+	type tally struct{ ok, n, dist, refLen int }
 	tallies := map[string]*tally{}
 	add := func(key string, ok bool) {
 		if tallies[key] == nil {
@@ -78,8 +78,11 @@ func breakdown(t *testing.T, name string, p *Phonemizer, rows []corpusRow, regis
 		if err != nil {
 			t.Fatal(err)
 		}
-		ok := got == strings.TrimSpace(r.want)
+		want := strings.TrimSpace(r.want)
+		ok := got == want
 		add("dialect "+r.lang, ok)
+		tallies["dialect "+r.lang].dist += editDistance([]rune(got), []rune(want))
+		tallies["dialect "+r.lang].refLen += len([]rune(want))
 		for c, in := range sentenceClasses(p.us.lx, r.text) {
 			if in {
 				add("class "+c, ok)
@@ -95,6 +98,9 @@ func breakdown(t *testing.T, name string, p *Phonemizer, rows []corpusRow, regis
 	var b strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&b, "\n  %-22s %s", k, rate(tallies[k].ok, tallies[k].n))
+		if x := tallies[k]; x.refLen > 0 {
+			fmt.Fprintf(&b, ", PER %.2f%%", 100*float64(x.dist)/float64(x.refLen))
+		}
 	}
 	t.Logf("%s exact match by dialect, class and register:%s", name, b.String())
 }
@@ -105,6 +111,7 @@ func breakdown(t *testing.T, name string, p *Phonemizer, rows []corpusRow, regis
 func TestWildCorpusBreakdown(t *testing.T) {
 	for _, c := range []struct{ tsv, sentences string }{
 		{"misaki_wild_dev.tsv", "wild_dev_sentences.txt"},
+		{"misaki_wild_heldout.tsv", "wild_heldout_sentences.txt"},
 	} {
 		rows := loadCorpus(t, c.tsv)
 		regs := loadRegisters(t, c.sentences)

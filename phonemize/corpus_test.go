@@ -131,6 +131,10 @@ var corpusCases = []struct {
 	{"misaki_fresh.tsv", 90, corpusLimits{0.005, 0.97, 0.01, 0.95}},
 	// Wild development corpus: real English of six registers, tuned on.
 	{"misaki_wild_dev.tsv", 700, corpusLimits{0.0022, 0.945, 0.0105, 0.68}},
+	// Wild held-out corpus: committed before any rule saw it ("phonemize: wild held-out
+	// corpus …"), scored once in the commit that added this line; never tuned on. Limits: the
+	// score it reached.
+	{"misaki_wild_heldout.tsv", 800, corpusLimits{0.0014, 0.96, 0.0098, 0.75}},
 }
 
 // TestCorpusAgainstMisaki compares the output with misaki's on the committed corpora and

@@ -42,8 +42,9 @@ func loadTaggedFile(t *testing.T, name string) []taggedSentence {
 // the reference tokenizer does, and how often the tagger agrees with the reference tagger on the
 // sentences split alike. wild_dev_tags.tsv is real English the tagger was not trained on (the
 // development bucket of scripts/gen_wild_corpus.py), so it measures how the tagger generalizes;
+// wild_heldout_tags.tsv is the held-out corpus's text, measured once after the rules were frozen;
 // spacy_tags.tsv holds the older corpora's sentences, which are part of its training text.
-// Limits: the measured agreement less about half a point (97.2 % and 98.0 % when set).
+// Limits: the measured agreement less about half a point (97.1 %, 96.7 % and 97.9 % when set).
 func TestTokenizerAndTaggerAgreement(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
@@ -52,6 +53,7 @@ func TestTokenizerAndTaggerAgreement(t *testing.T) {
 		minSplit, minAgree float64
 	}{
 		{"wild_dev_tags.tsv", 0.97, 0.965},
+		{"wild_heldout_tags.tsv", 0.97, 0.962},
 		{"spacy_tags.tsv", 0.99, 0.975},
 	} {
 		sents := loadTaggedFile(t, c.file)

@@ -65,6 +65,7 @@ func editDistance(a, b []rune) int {
 type corpusScore struct {
 	sentences, exact, dist, refLen int
 	diffs                          []string
+	got                            []string // the output for each row, in order
 }
 
 func (c corpusScore) per() float64   { return float64(c.dist) / float64(max(c.refLen, 1)) }
@@ -77,6 +78,7 @@ func scoreCorpus(t *testing.T, p *Phonemizer, rows []corpusRow) corpusScore {
 		if err != nil {
 			t.Fatalf("Phonemize(%q): %v", r.text, err)
 		}
+		s.got = append(s.got, got)
 		want := strings.TrimSpace(r.want)
 		d := editDistance([]rune(got), []rune(want))
 		s.sentences++
@@ -119,38 +121,48 @@ type corpusLimits struct {
 
 // corpusCases lists what each committed corpus is (testdata/README.md has the protocol).
 var corpusCases = []struct {
-	file    string
-	minRows int
-	lim     corpusLimits
+	file      string
+	minRows   int
+	lim       corpusLimits
+	sentences string // a wild corpus's REGISTER|TEXT file: the rates are also broken down
 }{
 	// Development corpus: the rules were written against it.
-	{"misaki_corpus.tsv", 500, corpusLimits{0.001, 0.98, 0.008, 0.92}},
+	{"misaki_corpus.tsv", 500, corpusLimits{0.001, 0.98, 0.008, 0.92}, ""},
 	// Second development corpus: three tagger rules were tuned on it (80736b1).
-	{"misaki_heldout.tsv", 200, corpusLimits{0.003, 0.97, 0.010, 0.92}},
+	{"misaki_heldout.tsv", 200, corpusLimits{0.003, 0.97, 0.010, 0.92}, ""},
 	// Regression corpus: few hard cases, 100 % at almost every commit; measures little.
-	{"misaki_fresh.tsv", 90, corpusLimits{0.005, 0.97, 0.01, 0.95}},
+	{"misaki_fresh.tsv", 90, corpusLimits{0.005, 0.97, 0.01, 0.95}, ""},
 	// Wild development corpus: real English of six registers, tuned on.
-	{"misaki_wild_dev.tsv", 700, corpusLimits{0.0022, 0.945, 0.0105, 0.68}},
+	{"misaki_wild_dev.tsv", 700, corpusLimits{0.0022, 0.945, 0.0105, 0.68}, "wild_dev_sentences.txt"},
 	// Wild held-out corpus: committed before any rule saw it ("phonemize: wild held-out
 	// corpus …"), scored once in the commit that added this line; never tuned on. Limits: the
 	// score it reached.
-	{"misaki_wild_heldout.tsv", 800, corpusLimits{0.0014, 0.96, 0.0098, 0.75}},
+	{"misaki_wild_heldout.tsv", 800, corpusLimits{0.0014, 0.96, 0.0098, 0.75}, "wild_heldout_sentences.txt"},
 }
 
 // TestCorpusAgainstMisaki compares the output with misaki's on the committed corpora and
 // reports the phoneme error rate (edit distance over reference length) and exact matches with
-// their 95 % intervals, with espeak-ng for unknown words and with the built-in fallback alone.
+// their 95 % intervals, with espeak-ng for unknown words and with the built-in fallback alone;
+// for the wild corpora also by dialect, difficulty class and register, after checking that
+// every class is present.
 // Under `make test` espeak-ng must be there; the limits never loosen when it is not.
 func TestCorpusAgainstMisaki(t *testing.T) {
 	for _, c := range corpusCases {
 		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
 			rows := loadCorpus(t, c.file)
 			if len(rows) < c.minRows {
 				t.Fatalf("%s has %d sentences, want at least %d", c.file, len(rows), c.minRows)
 			}
 			// The built-in fallback alone, as on a host without espeak-ng.
-			checkCorpus(t, c.file+" built-in", offlinePhonemizer(t), rows, c.lim.maxPERBuiltin, c.lim.minMatchBuiltin)
-			checkCorpus(t, c.file+" espeak-ng", requireEspeak(t), rows, c.lim.maxPER, c.lim.minMatch)
+			off := checkCorpus(t, c.file+" built-in", offlinePhonemizer(t), rows, c.lim.maxPERBuiltin, c.lim.minMatchBuiltin)
+			esp := checkCorpus(t, c.file+" espeak-ng", requireEspeak(t), rows, c.lim.maxPER, c.lim.minMatch)
+			if c.sentences != "" {
+				checkClasses(t, c.file, offlinePhonemizer(t).us.lx, rows)
+				regs := loadRegisters(t, c.sentences)
+				breakdown(t, c.file+" built-in", offlinePhonemizer(t).us.lx, rows, off.got, regs)
+				breakdown(t, c.file+" espeak-ng", offlinePhonemizer(t).us.lx, rows, esp.got, regs)
+			}
 		})
 	}
 }

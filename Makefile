@@ -11,7 +11,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE ?= golang.org/x/tools/cmd/deadcode@v0.51.0
 export CGO_ENABLED := 1
 
-.PHONY: help setup venv build run test test-short bench vet clean
+.PHONY: help setup venv build run test test-short image-test bench vet clean
 
 help:
 	@echo "make setup   fetch and verify runtime assets into ./assets (cached in ~/.cache/kokoro)"
@@ -19,7 +19,8 @@ help:
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
 	@echo "make vet     gofmt, go mod tidy -diff, go vet, staticcheck, deadcode, no package testing in the binary"
-	@echo "make test    setup + vet + every test with -race, the real model included"
+	@echo "make test    setup + vet + every test with -race, the real model included, both images"
+	@echo "make image-test  build both container images with podman and start them (root)"
 	@echo "make bench   benchmarks: real-time factor, phonemizer speed, server TTFAB, planner"
 
 setup:
@@ -46,10 +47,14 @@ vet:
 test: setup venv vet
 	KOKORO_REQUIRE_ASSETS=1 $(GO) test -race -count=1 -timeout 40m ./...
 	bash scripts/curl_test.sh
+	bash scripts/image_test.sh
 
 # Unit tests only; tests that need assets skip with a message naming `make setup`.
 test-short:
 	$(GO) test -short ./...
+
+image-test:
+	bash scripts/image_test.sh
 
 bench: setup
 	KOKORO_REQUIRE_ASSETS=1 $(GO) test -run '^$$' -bench . -benchtime 5x ./model/ ./phonemize/ ./server/ ./planner/

@@ -21,6 +21,36 @@ type Chunk struct {
 	Text     string  // the source text this chunk speaks
 	Phonemes string  // phonemes, as Phonemize would print them
 	IDs      []int64 // vocabulary ids WITHOUT the two pads; 1 <= len <= MaxIDs
+	Break    Break   // how the text goes on after this chunk: the pause its join calls for
+}
+
+// Break is the boundary a chunk ends on, weakest first. The model ends every chunk as if the
+// utterance ended there, so whoever joins chunks needs to know what pause the text asks for.
+type Break int
+
+// Boundaries a chunk can end on.
+const (
+	BreakWord     Break = iota // between two words of a clause: the chunk was full
+	BreakComma                 // , —
+	BreakClause                // : ;
+	BreakSentence              // . ! ? …
+	BreakEnd                   // the end of the text
+)
+
+func (b Break) String() string {
+	switch b {
+	case BreakWord:
+		return "word"
+	case BreakComma:
+		return "comma"
+	case BreakClause:
+		return "clause"
+	case BreakSentence:
+		return "sentence"
+	case BreakEnd:
+		return "end"
+	}
+	return fmt.Sprintf("Break(%d)", int(b))
 }
 
 // Boundary strengths, strongest first.
@@ -75,12 +105,16 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		e := cutPoint(pieces, s, limit)
 		if c, ok := makeChunk(pieces[s:e]); ok {
 			chunks = append(chunks, c)
+		} else if n := len(chunks); n > 0 {
+			// Unspeakable pieces (a stray mark) still carry the boundary they end on.
+			chunks[n-1].Break = max(chunks[n-1].Break, c.Break)
 		}
 		s = e
 	}
 	if len(chunks) == 0 {
 		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", ErrEmptyText)
 	}
+	chunks[len(chunks)-1].Break = BreakEnd
 	return chunks, nil
 }
 
@@ -169,5 +203,20 @@ func makeChunk(ps []piece) (Chunk, bool) {
 	}
 	c := Chunk{Text: strings.TrimSpace(text.String()), Phonemes: strings.TrimSpace(phon.String())}
 	c.IDs = Tokenize(c.Phonemes)
+	if len(ps) > 0 {
+		c.Break = breakOf(ps[len(ps)-1].cut)
+	}
 	return c, len(c.IDs) > 0
+}
+
+func breakOf(cut int) Break {
+	switch cut {
+	case cutComma:
+		return BreakComma
+	case cutClause:
+		return BreakClause
+	case cutSentence:
+		return BreakSentence
+	}
+	return BreakWord
 }

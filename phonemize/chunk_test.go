@@ -1,6 +1,7 @@
 package phonemize
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -57,6 +58,38 @@ func TestChunks(t *testing.T) {
 					t.Errorf("long: chunk %d %q does not end at a sentence end", i+1, ch.Text)
 				}
 			}
+		}
+	}
+}
+
+// Whoever joins the chunks back into one utterance needs to know which boundary each chunk
+// ends on, to put back the pause the text asks for there and no more.
+func TestChunkBreaks(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	for _, c := range []struct {
+		text  string
+		first int
+		want  []Break
+	}{
+		{"Hello there.", 0, []Break{BreakEnd}},
+		{"When the rain stopped, we walked all the way to the old station in the dark.", 30, []Break{BreakComma, BreakWord, BreakEnd}},
+		{"It was late; everyone was tired. Nobody wanted to leave.", 20, []Break{BreakClause, BreakSentence, BreakEnd}},
+		{"Wait — what was that? I heard something!", 12, []Break{BreakComma, BreakSentence, BreakEnd}},
+	} {
+		chunks, err := p.Chunks(c.text, Options{FirstChunkMaxIDs: c.first, MaxIDs: max(c.first, 30)})
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		var got []Break
+		for _, ch := range chunks {
+			got = append(got, ch.Break)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			for _, ch := range chunks {
+				t.Logf("  %q %v", ch.Text, ch.Break)
+			}
+			t.Errorf("%q: breaks %v, want %v", c.text, got, c.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package phonemize
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -30,11 +31,12 @@ type Break int
 
 // Boundaries a chunk can end on.
 const (
-	BreakWord     Break = iota // between two words of a clause: the chunk was full
-	BreakComma                 // , —
-	BreakClause                // : ;
-	BreakSentence              // . ! ? …
-	BreakEnd                   // the end of the text
+	BreakWord      Break = iota // between two words of a clause: the chunk was full
+	BreakComma                  // , —
+	BreakClause                 // : ;
+	BreakSentence               // . ! ? …
+	BreakParagraph              // a blank line: a paragraph always ends a chunk
+	BreakEnd                    // the end of the text
 )
 
 func (b Break) String() string {
@@ -47,6 +49,8 @@ func (b Break) String() string {
 		return "clause"
 	case BreakSentence:
 		return "sentence"
+	case BreakParagraph:
+		return "paragraph"
 	case BreakEnd:
 		return "end"
 	}
@@ -60,7 +64,11 @@ const (
 	cutComma    = 1 // , —
 	cutClause   = 2 // : ;
 	cutSentence = 3 // . ! ? …
+	cutPara     = 4 // a blank line: always cut
 )
+
+// paragraphBreak is a blank line (spaces allowed on it) between two paragraphs.
+var paragraphBreak = regexp.MustCompile(`\r?\n[ \t\r]*\n`)
 
 type piece struct {
 	text string // source text with its trailing whitespace
@@ -71,7 +79,8 @@ type piece struct {
 
 // Chunks phonemizes text and splits it into model-sized chunks: whole sentences packed up to
 // MaxIDs, a sentence too long split at : ; then , — then between words; the first chunk is cut
-// the same way but held to FirstChunkMaxIDs.
+// the same way but held to FirstChunkMaxIDs. A paragraph (text between blank lines) always ends
+// a chunk, so that its longer pause can be put back at the join.
 func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	g, err := p.dialect(opt.Lang)
 	if err != nil {
@@ -89,11 +98,16 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		first = DefaultFirstChunkMaxIDs
 	}
 	first = min(first, maxIDs)
-	_, toks := g.convert(text)
-	pieces := make([]piece, 0, len(toks))
-	for _, t := range toks {
-		ps := t.ps + t.ws
-		pieces = append(pieces, piece{text: t.text + t.ws, ps: ps, ids: len(Tokenize(ps)), cut: cutStrength(t)})
+	var pieces []piece
+	for _, para := range paragraphBreak.Split(text, -1) {
+		_, toks := g.convert(para)
+		for _, t := range toks {
+			ps := t.ps + t.ws
+			pieces = append(pieces, piece{text: t.text + t.ws, ps: ps, ids: len(Tokenize(ps)), cut: cutStrength(t)})
+		}
+		if len(pieces) > 0 {
+			pieces[len(pieces)-1].cut = cutPara
+		}
 	}
 	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
 	var chunks []Chunk
@@ -154,11 +168,14 @@ func cutPoint(ps []piece, s, limit int) int {
 		}
 		total += ps[i].ids
 		fits = i + 1
+		if ps[i].cut == cutPara {
+			return fits
+		}
 	}
 	if fits == len(ps) {
 		return fits
 	}
-	for level := cutSentence; level >= cutWord; level-- {
+	for level := cutPara; level >= cutWord; level-- {
 		for e := fits; e > s; e-- {
 			if ps[e-1].cut >= level {
 				return e
@@ -217,6 +234,8 @@ func breakOf(cut int) Break {
 		return BreakClause
 	case cutSentence:
 		return BreakSentence
+	case cutPara:
+		return BreakParagraph
 	}
 	return BreakWord
 }

@@ -76,8 +76,15 @@ func TestChunkBreaks(t *testing.T) {
 		{"When the rain stopped, we walked all the way to the old station in the dark.", 30, []Break{BreakComma, BreakWord, BreakEnd}},
 		{"It was late; everyone was tired. Nobody wanted to leave.", 20, []Break{BreakClause, BreakSentence, BreakEnd}},
 		{"Wait — what was that? I heard something!", 12, []Break{BreakComma, BreakSentence, BreakEnd}},
+		// Short paragraphs that would fit in one chunk still end their own.
+		{"Dear Anna,\n\nThanks for the letter.\r\n  \r\nBest, Tom", 0, []Break{BreakParagraph, BreakParagraph, BreakEnd}},
+		{"One line\nwraps here.\n\n \n\n\nThe end.", 0, []Break{BreakParagraph, BreakEnd}},
 	} {
-		chunks, err := p.Chunks(c.text, Options{FirstChunkMaxIDs: c.first, MaxIDs: max(c.first, 30)})
+		opt := Options{FirstChunkMaxIDs: c.first, MaxIDs: max(c.first, 30)}
+		if c.first == 0 {
+			opt.MaxIDs = 0
+		}
+		chunks, err := p.Chunks(c.text, opt)
 		if err != nil {
 			t.Fatalf("%q: %v", c.text, err)
 		}

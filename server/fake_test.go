@@ -94,7 +94,7 @@ func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chun
 			}
 		}
 		if len(ids) > 0 {
-			out = append(out, phonemize.Chunk{Text: s, Phonemes: s, IDs: ids})
+			out = append(out, phonemize.Chunk{Text: s, Phonemes: s, IDs: ids, Break: phonemize.BreakSentence})
 		}
 	}
 	for i, r := range text {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -48,15 +49,19 @@ func decodeError(t testing.TB, b []byte) api.ErrorResponse {
 	return e
 }
 
-// wantSamples is what the fake model returns for text: one id per letter.
+// wantSamples is what the client receives for text: the fake model's sound, one id per letter,
+// each chunk framed by the silence of its join (tts.JoinPause) or, last, of the end.
 func wantSamples(text string) int {
+	chunks, _ := fakePhonemizer{}.Chunks(text, phonemize.Options{})
 	n := 0
-	for _, r := range text {
-		if r != ' ' && !strings.ContainsRune(".!?,;:", r) {
-			n++
+	for i, c := range chunks {
+		silence := tts.JoinLead + tts.EndTail
+		if i < len(chunks)-1 {
+			silence = tts.JoinPause(c.Break)
 		}
+		n += len(c.IDs)*samplesPerID + int(silence*api.SampleRate/time.Second)
 	}
-	return n * samplesPerID
+	return n
 }
 
 var stageLine = regexp.MustCompile(`^=== STAGE ([a-z_]+) t=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z elapsed_s=\d+\.\d{3} ===$`)

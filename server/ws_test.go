@@ -208,6 +208,7 @@ func TestWebSocketStreamedTextSpeaksBeforeTheFlush(t *testing.T) {
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "text", Text: "re you today", RequestID: "llm"})
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "flush", RequestID: "llm"})
 	read(t, c, &tr, completed(1))
+	// Spoken as two requests, joined by the pause of a sentence end.
 	want := 2 * wantSamples("Hello there, my friend. How are you today")
 	if got := tr.pcm["llm"]; got != want {
 		t.Errorf("after the flush: %d bytes, want %d", got, want)

@@ -110,7 +110,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 			return st, fmt.Errorf("synthesize chunk %d: %w", i, r.err)
 		}
 		c := Chunk{
-			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: r.pcm,
+			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: reframe(r.pcm, joinAfter(chunks, i), i == 0 && req.Resumes),
 			ModelTime: r.modelTime, QueueWait: r.queueWait, Slot: r.slot, Final: i == len(chunks)-1,
 		}
 		if i == 0 {

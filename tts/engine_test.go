@@ -67,7 +67,11 @@ func (g *gatedSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []flo
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return make([]float32, api.SampleRate), nil
+	pcm := make([]float32, api.SampleRate)
+	for i := range pcm {
+		pcm[i] = 0.1
+	}
+	return pcm, nil
 }
 
 func (g *gatedSynth) order() []string {
@@ -189,12 +193,15 @@ func TestStreamDeliversChunksInOrder(t *testing.T) {
 	if len(got) != 4 || st.Chunks != 4 {
 		t.Fatalf("%d chunks emitted, stats say %d", len(got), st.Chunks)
 	}
+	lead := samples(JoinLead)
 	for i, c := range got {
-		if c.Index != i || c.PCM[0] != float32(i+1)/100 || c.Final != (i == 3) {
-			t.Errorf("chunk %d: index %d first sample %v final %v", i, c.Index, c.PCM[0], c.Final)
+		if c.Index != i || c.PCM[lead] != float32(i+1)/100 || c.Final != (i == 3) {
+			t.Errorf("chunk %d: index %d first sound %v final %v", i, c.Index, c.PCM[lead], c.Final)
 		}
 	}
-	if want := 4 * 50 * time.Millisecond; st.AudioDuration != want {
+	// 50 ms of sound per chunk at speed 2, each framed by the silence of its join.
+	want := 4*(50*time.Millisecond+JoinLead) + 3*(JoinPause(phonemize.BreakWord)-JoinLead) + EndTail
+	if st.AudioDuration != want {
 		t.Errorf("audio %v at speed 2, want %v", st.AudioDuration, want)
 	}
 }

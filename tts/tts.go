@@ -34,6 +34,10 @@ type Request struct {
 	Voice string   // name or blend; "" = the engine's default voice
 	Speed *float64 // nil = 1.0; a given speed must lie in [api.MinSpeed, api.MaxSpeed]
 	Lang  string   // "en-us" | "en-gb"; "" = from the voice's prefix
+	// Resumes marks text that goes on from the previous request's speech, which ended a
+	// sentence (text streamed sentence by sentence): its first chunk then starts after a
+	// sentence's pause (JoinPause) instead of the short lead of a new utterance.
+	Resumes bool
 }
 
 // Chunk is one piece of synthesized audio, delivered in order.
@@ -41,7 +45,7 @@ type Chunk struct {
 	Index     int
 	Text      string
 	Phonemes  string
-	PCM       []float32 // mono, api.SampleRate Hz, in [-1, 1]
+	PCM       []float32 // mono, api.SampleRate Hz, in [-1, 1]; silence reframed for its join (JoinPause)
 	ModelTime time.Duration
 	QueueWait time.Duration // from the chunk becoming runnable to a slot taking it
 	Slot      int

@@ -91,7 +91,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			h := classify(err)
 			w.Header().Set(api.HeaderRequestID, id)
 			writeError(w, h, s.retryAfter())
-			s.record(route, id, h, arrived, time.Time{}, tts.Stats{}, err)
+			s.record(route, id, h, arrived, nil, tts.Stats{}, err)
 		}
 		if !allowMethod(w, r, http.MethodPost) {
 			return
@@ -131,7 +131,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 		}
 		syn.id, syn.req.ID, syn.arrived = id, id, arrived
 
-		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout}
+		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes()}
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 		var buf collector
 		emit := out.emit
@@ -149,10 +149,10 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			}
 			// The 200 is out: the only honest signal left is a cut stream, which the client
 			// sees as an unexpected EOF instead of a short but well-formed body.
-			s.record(route, id, classify(err), arrived, out.firstByte, st, err)
+			s.record(route, id, classify(err), arrived, out.first, st, err)
 			panic(http.ErrAbortHandler)
 		}
-		s.record(route, id, httpError{status: http.StatusOK, outcome: OutcomeOK}, arrived, out.firstByte, st, nil)
+		s.record(route, id, httpError{status: http.StatusOK, outcome: OutcomeOK}, arrived, out.first, st, nil)
 	}
 }
 
@@ -188,9 +188,9 @@ func (s *Server) admit() (release func(), err error) {
 	}, nil
 }
 
-// record counts and logs one finished synthesis request. firstByte is zero when no audio
-// was sent.
-func (s *Server) record(route, id string, h httpError, arrived, firstByte time.Time, st tts.Stats, err error) {
+// record counts and logs one finished synthesis request. first is nil, or holds zero times,
+// when no audio (or no sound) was sent.
+func (s *Server) record(route, id string, h httpError, arrived time.Time, first *audioTimes, st tts.Stats, err error) {
 	now := time.Now()
 	m := s.metrics
 	m.Requests.WithLabelValues(route, h.outcome).Inc()
@@ -199,9 +199,13 @@ func (s *Server) record(route, id string, h httpError, arrived, firstByte time.T
 	}
 	attrs := []any{"request_id", id, "route", route, "status", h.status, "outcome", h.outcome,
 		"duration_ms", ms(now.Sub(arrived))}
-	if !firstByte.IsZero() {
-		m.TTFAB.WithLabelValues(route).Observe(firstByte.Sub(arrived).Seconds())
-		attrs = append(attrs, "ttfab_ms", ms(firstByte.Sub(arrived)), "first_chunk_model_ms", ms(st.FirstChunkTime))
+	if first != nil && !first.byte_.IsZero() {
+		m.TTFAB.WithLabelValues(route).Observe(first.byte_.Sub(arrived).Seconds())
+		attrs = append(attrs, "ttfab_ms", ms(first.byte_.Sub(arrived)), "first_chunk_model_ms", ms(st.FirstChunkTime))
+	}
+	if first != nil && !first.sound.IsZero() {
+		m.TTFAS.WithLabelValues(route).Observe(first.sound.Sub(arrived).Seconds())
+		attrs = append(attrs, "ttfas_ms", ms(first.sound.Sub(arrived)))
 	}
 	if st.AudioDuration > 0 {
 		m.AudioSeconds.WithLabelValues(route).Add(st.AudioDuration.Seconds())
@@ -231,7 +235,7 @@ type httpAudio struct {
 	syn          *synthesis
 	writeTimeout time.Duration
 	started      bool
-	firstByte    time.Time
+	first        *audioTimes
 	buf          []byte
 }
 
@@ -255,10 +259,10 @@ func (h *httpAudio) emit(c tts.Chunk) error {
 		}
 	}
 	h.buf = audio.AppendPCM16(h.buf, c.PCM)
-	return h.write(len(c.PCM) > 0)
+	return h.write(c.PCM)
 }
 
-func (h *httpAudio) write(audible bool) error {
+func (h *httpAudio) write(pcm []float32) error {
 	_ = h.rc.SetWriteDeadline(time.Now().Add(h.writeTimeout))
 	if _, err := h.w.Write(h.buf); err != nil {
 		return fmt.Errorf("%w: write audio: %v", errClientWrite, err)
@@ -266,9 +270,7 @@ func (h *httpAudio) write(audible bool) error {
 	if err := h.rc.Flush(); err != nil {
 		return fmt.Errorf("%w: flush audio: %v", errClientWrite, err)
 	}
-	if audible && h.firstByte.IsZero() {
-		h.firstByte = time.Now()
-	}
+	h.first.wrote(pcm, time.Now())
 	return nil
 }
 
@@ -286,7 +288,7 @@ func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
 		hd.Set(api.HeaderRTF, strconv.FormatFloat(st.Elapsed.Seconds()/st.AudioDuration.Seconds(), 'f', 4, 64))
 	}
 	h.header(len(h.buf))
-	return h.write(len(pcm) > 0)
+	return h.write(pcm)
 }
 
 // collector gathers a whole utterance for the non-streaming responses.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"regexp"
@@ -252,6 +253,7 @@ func TestMetricsCountWhatWasServed(t *testing.T) {
 	for series, want := range map[string]float64{
 		`kokoro_requests_total{outcome="ok",route="invocations"}`:    1,
 		`kokoro_ttfab_seconds_count{route="invocations"}`:            1,
+		`kokoro_ttfas_seconds_count{route="invocations"}`:            1,
 		`kokoro_request_duration_seconds_count{route="invocations"}`: 1,
 		`kokoro_real_time_factor_count{route="invocations"}`:         1,
 		`kokoro_chunk_model_seconds_count`:                           2,
@@ -264,6 +266,16 @@ func TestMetricsCountWhatWasServed(t *testing.T) {
 	}
 	if metricValue(t, exp, "go_goroutines") <= 0 {
 		t.Error("go runtime collector missing")
+	}
+	// The fake model sounds from its first sample, which the engine puts JoinLead after the first
+	// byte: a client playing from the first byte hears it that much later.
+	if n := testutil.CollectAndCount(m.TTFAS); n != 1 {
+		t.Errorf("%d time-to-first-audible series, want the invocations route only", n)
+	}
+	ttfab := metricValue(t, exp, `kokoro_ttfab_seconds_sum{route="invocations"}`)
+	ttfas := metricValue(t, exp, `kokoro_ttfas_seconds_sum{route="invocations"}`)
+	if d := ttfas - ttfab; math.Abs(d-tts.JoinLead.Seconds()) > 1e-6 {
+		t.Errorf("first sound %.4f s after the first byte, want %v", d, tts.JoinLead)
 	}
 }
 

@@ -26,6 +26,7 @@ type Metrics struct {
 	InFlight     prometheus.Gauge         // admitted requests not yet finished
 	QueuedChunks prometheus.Gauge         // chunks waiting for a model slot
 	TTFAB        *prometheus.HistogramVec // route; arrival → first audio byte written
+	TTFAS        *prometheus.HistogramVec // route; arrival → first audible sample heard (audioTimes)
 	Latency      *prometheus.HistogramVec // route; arrival → last byte written
 	RTF          *prometheus.HistogramVec // route; synthesis wall time / audio duration
 	AudioSeconds *prometheus.CounterVec   // route
@@ -56,6 +57,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		TTFAB: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "kokoro_ttfab_seconds", Help: "Time from request arrival to the first audio byte written.", Buckets: lat,
 		}, []string{"route"}),
+		TTFAS: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "kokoro_ttfas_seconds", Buckets: lat,
+			Help: "Time from request arrival to the first audible sample, as heard by a client that plays from the first byte.",
+		}, []string{"route"}),
 		Latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "kokoro_request_duration_seconds", Help: "Time from request arrival to the last audio byte written.", Buckets: lat,
 		}, []string{"route"}),
@@ -85,7 +90,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "kokoro_websocket_sessions", Help: "Open WebSocket sessions.",
 		}),
 	}
-	reg.MustRegister(m.Requests, m.Rejections, m.InFlight, m.QueuedChunks, m.TTFAB, m.Latency, m.RTF,
+	reg.MustRegister(m.Requests, m.Rejections, m.InFlight, m.QueuedChunks, m.TTFAB, m.TTFAS, m.Latency, m.RTF,
 		m.AudioSeconds, m.ChunkModel, m.ChunkWait, m.SlotBusy, m.ChunksTotal, m.Ready, m.WSSessions)
 	return m
 }

@@ -34,7 +34,7 @@ func (ss *session) speakLoop() {
 func (ss *session) speakOne(u *utterance) {
 	defer ss.finish(u)
 	if u.ctx.Err() != nil {
-		ss.complete(u, tts.Stats{}, time.Time{}, u.ctx.Err())
+		ss.complete(u, tts.Stats{}, nil, u.ctx.Err())
 		return
 	}
 	if err := ss.conn.sendJSON(api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
@@ -42,9 +42,9 @@ func (ss *session) speakOne(u *utterance) {
 		return
 	}
 	var (
-		total     tts.Stats
-		firstByte time.Time
-		frame     []byte
+		total tts.Stats
+		first = newAudioTimes()
+		frame []byte
 	)
 	emit := func(c tts.Chunk) error {
 		frame = audio.AppendPCM16(frame[:0], c.PCM)
@@ -52,9 +52,7 @@ func (ss *session) speakOne(u *utterance) {
 			ss.cancel() // a dead connection ends the session, not only this utterance
 			return err
 		}
-		if firstByte.IsZero() && len(c.PCM) > 0 {
-			firstByte = time.Now()
-		}
+		first.wrote(c.PCM, time.Now())
 		return nil
 	}
 	spoke := false
@@ -78,7 +76,7 @@ func (ss *session) speakOne(u *utterance) {
 		}
 		if err != nil {
 			total.Elapsed = time.Since(u.syn.arrived)
-			ss.complete(u, total, firstByte, err)
+			ss.complete(u, total, first, err)
 			return
 		}
 		spoke = true
@@ -88,11 +86,11 @@ func (ss *session) speakOne(u *utterance) {
 	if err == nil && !spoke {
 		err = fmt.Errorf("%w: nothing to speak in request %q", tts.ErrEmptyText, u.id())
 	}
-	ss.complete(u, total, firstByte, err)
+	ss.complete(u, total, first, err)
 }
 
 // complete tells the client how an utterance ended and records it.
-func (ss *session) complete(u *utterance, st tts.Stats, firstByte time.Time, err error) {
+func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, err error) {
 	err = u.cause(err)
 	// Free the admission slot and the request id before the client hears that the utterance
 	// ended: a closed-loop client sends its next utterance the moment it does, and must not be
@@ -112,7 +110,7 @@ func (ss *session) complete(u *utterance, st tts.Stats, firstByte time.Time, err
 	case ss.ctx.Err() == nil:
 		ss.sendError(u.id(), err)
 	}
-	ss.srv.record(labelBidi, u.id(), h, u.syn.arrived, firstByte, st, err)
+	ss.srv.record(labelBidi, u.id(), h, u.syn.arrived, first, st, err)
 }
 
 // finish ends an utterance: it is cancelled, forgotten and its admission slot given back.
@@ -140,5 +138,5 @@ func (ss *session) sendError(id string, err error) {
 // request.
 func (ss *session) reject(id string, err error) {
 	ss.sendError(id, err)
-	ss.srv.record(labelBidi, id, classify(err), time.Now(), time.Time{}, tts.Stats{}, err)
+	ss.srv.record(labelBidi, id, classify(err), time.Now(), nil, tts.Stats{}, err)
 }

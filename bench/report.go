@@ -13,12 +13,12 @@ import (
 func Table(r *Report) func(io.Writer) error {
 	return func(w io.Writer) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "run\tN\tok\trej\terr\trps\tttfab p50\tp95\tp99\tstall p95\tlat p95\tinflight\tpeak\tdrift\tverdict\t")
+		fmt.Fprintln(tw, "run\tN\tok\trej\terr\trps\tttfab p50\tp95\tp99\tttfas p95\tstall p95\tlat p95\tinflight\tpeak\tdrift\tverdict\t")
 		for _, run := range r.Runs {
 			for _, s := range run.Rungs {
-				fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%d\t%+.0f\t%s\t\n",
+				fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.2f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.2f\t%d\t%+.0f\t%s\t\n",
 					s.Run, s.N, s.OK, s.Outcomes[artifact.OutcomeSaturated503]+s.Outcomes[artifact.OutcomeThrottled429], s.Requests-s.OK-s.Outcomes[artifact.OutcomeSaturated503]-s.Outcomes[artifact.OutcomeThrottled429],
-					s.RPS, s.TTFAB.P50, s.TTFAB.P95, s.TTFAB.P99, s.Stall.P95, s.Latency.P95, s.InFlightMean, s.InFlightPeak, s.DriftMsOverWindow,
+					s.RPS, s.TTFAB.P50, s.TTFAB.P95, s.TTFAB.P99, s.TTFAS.P95, s.Stall.P95, s.Latency.P95, s.InFlightMean, s.InFlightPeak, s.DriftMsOverWindow,
 					verdict(s, r.Config.SLO.Seconds()*1000))
 			}
 		}

@@ -23,6 +23,7 @@ type Result struct {
 	Start      time.Duration    `json:"start_ns"`    // dispatch
 	End        time.Duration    `json:"end_ns"`      // completion, refusal or failure
 	TTFAB      time.Duration    `json:"ttfab_ns"`    // dispatch → first non-empty audio byte; 0 if none arrived
+	TTFAS      time.Duration    `json:"ttfas_ns"`    // dispatch → first audible sample heard (Playback.FirstSound); 0 if none
 	Stall      time.Duration    `json:"stall_ns"`    // playback stall time after the first byte
 	Stalls     int              `json:"stalls"`      // number of separate stalls
 	AudioBytes int64            `json:"audio_bytes"` // PCM16 bytes received
@@ -88,7 +89,7 @@ func (r Result) validate() error {
 		return fmt.Errorf("rung %d is not a concurrency", r.Rung)
 	case r.End < r.Start:
 		return errors.New("result ends before it starts")
-	case r.TTFAB < 0 || r.Stall < 0 || r.AudioBytes < 0:
+	case r.TTFAB < 0 || r.TTFAS < 0 || r.Stall < 0 || r.AudioBytes < 0:
 		return errors.New("negative duration or size")
 	}
 	if !r.Outcome.Known() {

@@ -199,7 +199,7 @@ func (r *runner) request(ctx, reqCtx context.Context, g *rung, w int, conn Conn)
 	var pb Playback
 	rctx, cancel := context.WithTimeout(reqCtx, r.cfg.RequestTimeout)
 	res.Start = g.since()
-	err := conn.Synthesize(rctx, req, func(nb int) { pb.Add(g.since(), nb) })
+	err := conn.Synthesize(rctx, req, func(pcm []byte) { pb.Add(g.since(), pcm) })
 	res.End = g.since()
 	cancel()
 
@@ -218,6 +218,9 @@ func (r *runner) request(ctx, reqCtx context.Context, g *rung, w int, conn Conn)
 	}
 	if pb.Started() {
 		res.TTFAB = pb.First() - res.Start
+		if sound, ok := pb.FirstSound(); ok {
+			res.TTFAS = sound - res.Start
+		}
 		res.Stall, res.Stalls = pb.Stall(), pb.Stalls()
 		res.AudioBytes, res.Chunks = pb.Bytes(), pb.Chunks()
 	}

@@ -44,7 +44,7 @@ type piece struct {
 	audio time.Duration
 }
 
-func (c simConn) Synthesize(ctx context.Context, req Request, onAudio func(int)) error {
+func (c simConn) Synthesize(ctx context.Context, req Request, onAudio func([]byte)) error {
 	s := c.s
 	if n := s.inSystem.Add(1); s.maxDepth > 0 && int(n) > s.maxDepth {
 		s.inSystem.Add(-1)
@@ -65,7 +65,7 @@ func (c simConn) Synthesize(ctx context.Context, req Request, onAudio func(int))
 		if err := s.wait(ctx, p.delay); err != nil {
 			return err
 		}
-		onAudio(int(p.audio.Seconds() * bytesPerSecond))
+		onAudio(make([]byte, int(p.audio.Seconds()*bytesPerSecond)))
 	}
 	return nil
 }

@@ -68,6 +68,8 @@ type RungStats struct {
 
 	TTFAB       Quantiles `json:"ttfab"`
 	TTFABMeanMs float64   `json:"ttfab_mean_ms"`
+	// TTFAS is the time to the first audible sample, of the ok requests that carried sound.
+	TTFAS       Quantiles `json:"ttfas"`
 	Latency     Quantiles `json:"latency"`
 	LatencyMean float64   `json:"latency_mean_ms"`
 	Stall       Quantiles `json:"stall"`
@@ -118,7 +120,7 @@ func (a *RungAggregator) Add(r Result) { a.results = append(a.results, r) }
 // ladder's to fill afterwards; Judge then decides usability.
 func (a *RungAggregator) Close() RungStats {
 	s := RungStats{Run: a.run, N: a.n, Window: a.win, Outcomes: map[artifact.Outcome]int{}}
-	var ttfab, lat, stall, ttfabT []float64
+	var ttfab, ttfas, lat, stall, ttfabT []float64
 	var audio float64
 	stalled, rejected := 0, 0
 	for _, r := range a.results {
@@ -136,6 +138,9 @@ func (a *RungAggregator) Close() RungStats {
 		s.OK++
 		s.Chars += r.TextChars
 		ttfab = append(ttfab, ms(r.TTFAB))
+		if r.TTFAS > 0 {
+			ttfas = append(ttfas, ms(r.TTFAS))
+		}
 		ttfabT = append(ttfabT, r.Start.Seconds())
 		lat = append(lat, ms(r.Latency()))
 		stall = append(stall, ms(r.Stall))
@@ -166,6 +171,7 @@ func (a *RungAggregator) Close() RungStats {
 		s.DriftMsOverWindow = s.DriftMsPerS * a.win.Seconds()
 	}
 	s.TTFAB = quantiles(ttfab)
+	s.TTFAS = quantiles(ttfas)
 	s.Latency = quantiles(lat)
 	s.Stall = quantiles(stall)
 	s.InFlightMean, s.InFlightPeak = inFlight(a.results, a.win)

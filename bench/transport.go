@@ -25,12 +25,13 @@ type Transport interface {
 
 // Conn carries one request at a time.
 type Conn interface {
-	// Synthesize sends req and calls onAudio with the number of audio payload bytes (PCM16
-	// samples, container headers already stripped) each time some arrive, in arrival order.
+	// Synthesize sends req and calls onAudio with the audio payload bytes (PCM16
+	// little-endian samples, container headers already stripped) each time some arrive, in
+	// arrival order; the slice is only valid during the call.
 	// It returns nil once the server completed the utterance, a *ServerError when the server
 	// refused or failed it through its protocol, and any other error for transport failures.
 	// Cancelling ctx must make it return promptly.
-	Synthesize(ctx context.Context, req Request, onAudio func(n int)) error
+	Synthesize(ctx context.Context, req Request, onAudio func(pcm []byte)) error
 	// Close releases the connection.
 	Close() error
 }

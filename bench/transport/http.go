@@ -70,7 +70,7 @@ type httpConn struct{ t *HTTP }
 
 func (c httpConn) Close() error { return nil }
 
-func (c httpConn) Synthesize(ctx context.Context, req bench.Request, onAudio func(int)) error {
+func (c httpConn) Synthesize(ctx context.Context, req bench.Request, onAudio func([]byte)) error {
 	stream := true
 	body := api.InvocationRequest{Text: req.Text, Voice: req.Voice, Stream: &stream, Format: api.FormatWAV, RequestID: req.ID}
 	if req.Speed != 0 {
@@ -117,7 +117,7 @@ func readServerError(resp *http.Response) error {
 
 // readWAVStream reads a streamed WAV: a 44-byte RIFF header, then PCM16. Each read that yields
 // PCM bytes is one arrival.
-func readWAVStream(r io.Reader, onAudio func(int)) error {
+func readWAVStream(r io.Reader, onAudio func([]byte)) error {
 	var header [api.StreamingWAVHeader]byte
 	got := 0
 	buf := make([]byte, 32*1024)
@@ -134,7 +134,7 @@ func readWAVStream(r io.Reader, onAudio func(int)) error {
 				}
 			}
 			if len(p) > 0 {
-				onAudio(len(p))
+				onAudio(p)
 			}
 		}
 		if errors.Is(err, io.EOF) {

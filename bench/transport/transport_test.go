@@ -37,7 +37,8 @@ func TestReadWAVStream(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			got, calls := 0, 0
-			err := readWAVStream(tc.r, func(n int) {
+			err := readWAVStream(tc.r, func(pcm []byte) {
+				n := len(pcm)
 				if n <= 0 {
 					t.Errorf("onAudio(%d)", n)
 				}
@@ -59,7 +60,7 @@ func FuzzReadWAVStream(f *testing.F) {
 	f.Add([]byte("RIFF"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got := 0
-		err := readWAVStream(bytes.NewReader(data), func(n int) { got += n })
+		err := readWAVStream(bytes.NewReader(data), func(pcm []byte) { got += len(pcm) })
 		if err == nil && got != len(data)-api.StreamingWAVHeader {
 			t.Fatalf("%d audio bytes from %d bytes of stream", got, len(data))
 		}
@@ -89,7 +90,7 @@ func TestHTTPTransportRequestAndRefusal(t *testing.T) {
 	}
 	defer tr.Close()
 	c, _ := tr.Dial(context.Background())
-	err = c.Synthesize(context.Background(), bench.Request{ID: "r1", Text: "Hello.", Voice: "af_sky", Speed: 1.2}, func(int) { t.Error("audio from a refusal") })
+	err = c.Synthesize(context.Background(), bench.Request{ID: "r1", Text: "Hello.", Voice: "af_sky", Speed: 1.2}, func([]byte) { t.Error("audio from a refusal") })
 	var se *bench.ServerError
 	if !errors.As(err, &se) || se.Status != 503 || se.Code != api.ErrQueueSaturated || bench.Classify(err, false) != artifact.OutcomeSaturated503 {
 		t.Errorf("err %#v", err)

@@ -80,7 +80,7 @@ func (w *wsConn) Close() error {
 	return err
 }
 
-func (w *wsConn) Synthesize(ctx context.Context, req bench.Request, onAudio func(int)) error {
+func (w *wsConn) Synthesize(ctx context.Context, req bench.Request, onAudio func([]byte)) error {
 	// gorilla's reads block without a context: closing the socket is what unblocks them. The
 	// ladder then dials a fresh session, since this one is in an unknown state.
 	stop := context.AfterFunc(ctx, func() { w.c.Close() })
@@ -104,7 +104,7 @@ func (w *wsConn) Synthesize(ctx context.Context, req bench.Request, onAudio func
 		}
 		if kind == websocket.BinaryMessage {
 			if len(data) > 0 {
-				onAudio(len(data))
+				onAudio(data)
 			}
 			continue
 		}

@@ -274,15 +274,21 @@ esac
 ln -sf "$(basename "$model")" "$assets/model/model.onnx"
 log "model ok ($variant: $model)"
 
-# --- espeak-ng (out-of-vocabulary fallback) -----------------------------------------------------
-if ! command -v espeak-ng >/dev/null && [ "${KOKORO_SKIP_ESPEAK:-0}" != 1 ]; then
+# --- Debian tools: espeak-ng (out-of-vocabulary fallback) and pocketsphinx (the listening test) --
+# pocketsphinx with its US English model is the offline recognizer `make test` listens with.
+pkgs=()
+command -v espeak-ng >/dev/null || [ "${KOKORO_SKIP_ESPEAK:-0}" = 1 ] || pkgs+=(espeak-ng)
+command -v pocketsphinx_continuous >/dev/null || pkgs+=(pocketsphinx)
+[ -f /usr/share/pocketsphinx/model/en-us/en-us.lm.bin ] || pkgs+=(pocketsphinx-en-us)
+if [ ${#pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    log "installing espeak-ng"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) \
-      || log "warning: espeak-ng could not be installed; the built-in letter-to-sound fallback will be used"
+    log "installing ${pkgs[*]}"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null) \
+      || log "warning: ${pkgs[*]} could not be installed; without espeak-ng the built-in letter-to-sound fallback is used, without pocketsphinx make test fails"
   else
-    log "note: espeak-ng not installed (sudo apt-get install espeak-ng); the built-in fallback will be used"
+    log "note: ${pkgs[*]} not installed (sudo apt-get install ${pkgs[*]}); espeak-ng is optional, pocketsphinx is needed by make test"
   fi
 fi
 command -v espeak-ng >/dev/null && log "espeak-ng ok ($(espeak-ng --version | head -1))"
+command -v pocketsphinx_continuous >/dev/null && log "pocketsphinx ok"
 log "assets ready in $assets"

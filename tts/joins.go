@@ -9,21 +9,24 @@ import (
 )
 
 // The model speaks every chunk as a whole utterance: about 0.3 s of silence before the speech
-// and 0.5 s after it (medians over af_heart, am_michael, bf_emma and bm_george). Joined as they
-// come, two chunks put 0.8 s of dead air where the text has a comma. Each chunk is therefore
-// reframed as it leaves: JoinLead of silence kept before its speech and, after it, what the
-// boundary it ends on calls for, so that a join sounds like the pause the same model makes at
-// that punctuation when it speaks the sentence unsplit.
+// and 0.5 s after it. Joined as they come, two chunks put 0.8 s of dead air where the text has
+// a comma. Each chunk is therefore reframed as it leaves: JoinLead of silence kept before its
+// speech and, after it, what the boundary it ends on calls for, so that a join sounds like the
+// pause the same model makes at that punctuation when it speaks the sentence unsplit.
 //
 // The pauses are the upper quartiles of the silences (10 ms frames under −50 dBFS) the model
-// leaves at each kind of boundary in 20 unsplit calibration sentences spoken by those four
-// voices: 0.155 s at 64 commas (it pauses at 46 of them), 0.27 s at 28 colons and semicolons,
-// 0.26 s at 24 sentence ends. The upper quartile rather than the median because the next chunk
-// starts a new phrase (its pitch resets), which a listener hears as a fuller break than the
-// model's average; sentence ends take the clause value so that a stronger boundary never gets a
-// shorter pause. Between two words (a chunk cut inside a clause because it was full) the model
-// leaves only stop closures, 40 ms at the median. A paragraph gets the model's own pause
-// between two utterances, lead plus tail: 0.29 + 0.53 s.
+// leaves at each kind of boundary in the 20 sentences of testdata/listen/pauses.tsv, spoken
+// unsplit by af_heart, am_michael, bf_emma and bm_george: 0.155 s at 64 commas (it pauses at
+// 46 of them), 0.273 s at 28 colons and semicolons, 0.270 s at 28 sentence ends. The upper
+// quartile rather than the median (0.05, 0.24, 0.19 s) because the next chunk starts a new
+// phrase, its pitch reset, which a listener hears as a full break; a sentence end takes the
+// clause's pause, so a stronger boundary never gets a shorter one. Between two words (a chunk
+// cut inside a clause because it was full) the model leaves only stop closures, 0.04 s at the
+// median. A paragraph gets the model's own pause between two utterances, its median tail plus
+// lead: 0.525 + 0.29 s. Measured with
+//
+//	kokoro serve --port 18940 --first-chunk-ids 510 --max-chunk-ids 510 &
+//	.venv-peers/bin/python scripts/listen_bench.py pauses --url http://127.0.0.1:18940 --out out/pauses
 const (
 	// JoinLead is the silence kept before the first audible frame of every chunk, the first one
 	// included: enough for the fade and a breath of onset, so the first audible sample leaves

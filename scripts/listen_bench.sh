@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The side-by-side listening benchmark (scripts/listen_bench.py says what it measures): kokoro,
+# optionally a baseline build of it, fastkokoro 0.7.0, kokoro-onnx 0.6.1 and misaki's reference
+# phonemes, all on the model and voices in assets/, judged by pocketsphinx.
+#
+#   scripts/listen_bench.sh [--baseline REV] [--voices a,b,c] [--sentences FILE] [--out DIR]
+#
+# Sets up two git-ignored virtual environments from pinned requirements: .venv-peers
+# (scripts/requirements-peers.txt) and .venv-misaki (scripts/requirements-misaki.txt; misaki needs
+# spaCy and torch, which the peers do not). Peers' audio is kept in OUT/wav between runs (the same
+# model and input give the same samples); kokoro's is made anew on every run. Takes about
+# 8 CPU-seconds per sentence, system and voice.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+baseline="" voices=af_heart,am_michael,bf_emma sentences=testdata/listen/sentences.txt out=out/listen
+while [ $# -gt 0 ]; do
+  case $1 in
+    --baseline) baseline=$2; shift 2 ;;
+    --voices) voices=$2; shift 2 ;;
+    --sentences) sentences=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    *) echo "usage: $0 [--baseline REV] [--voices a,b] [--sentences FILE] [--out DIR]" >&2; exit 2 ;;
+  esac
+done
+log() { printf 'listen_bench: %s\n' "$*" >&2; }
+
+command -v pocketsphinx_continuous >/dev/null || { log "pocketsphinx is missing: make setup as root installs it"; exit 1; }
+make -s setup build
+
+venv() { # dir requirements
+  local want; want=$(sha256sum "$2" | cut -d' ' -f1)
+  if [ ! -f "$1/.stamp" ] || [ "$(cat "$1/.stamp")" != "$want" ]; then
+    log "creating $1 from $2"
+    rm -rf "$1"
+    python3 -m venv "$1"
+    "$1/bin/python" -m pip install --quiet --disable-pip-version-check -r "$2"
+    echo "$want" > "$1/.stamp"
+  fi
+}
+venv .venv-peers scripts/requirements-peers.txt
+venv .venv-misaki scripts/requirements-misaki.txt
+
+mkdir -p "$out"
+rm -rf "$out/wav/kokoro"
+log "misaki's phonemes"
+.venv-misaki/bin/python scripts/listen_bench.py phonemes --sentences "$sentences" --out "$out/misaki.json" 2>/dev/null
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; [ -z "${tree:-}" ] || git worktree remove --force "$tree"; }
+trap cleanup EXIT
+serve() { # binary port
+  "$1" serve --host 127.0.0.1 --port "$2" >"$out/serve-$2.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 600); do
+    curl -fs "http://127.0.0.1:$2/ping" >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  log "server on port $2 did not become ready"; exit 1
+}
+servers=(--kokoro "kokoro=http://127.0.0.1:18931")
+serve bin/kokoro 18931
+if [ -n "$baseline" ]; then
+  rev=$(git rev-parse --short "$baseline")
+  tree=$(mktemp -d)/kokoro-$rev
+  git worktree add --detach "$tree" "$rev" >/dev/null
+  (cd "$tree" && go build -o "$root/$out/kokoro-$rev" ./cmd/kokoro)
+  serve "$out/kokoro-$rev" 18932
+  servers+=(--kokoro "kokoro@$rev=http://127.0.0.1:18932")
+fi
+
+.venv-peers/bin/python scripts/listen_bench.py run --sentences "$sentences" --voices "$voices" \
+  "${servers[@]}" --model assets/model/model.onnx --voices-dir assets/voices \
+  --misaki "$out/misaki.json" --kokoro-bin bin/kokoro --out "$out" \
+  --command-line "scripts/listen_bench.sh${baseline:+ --baseline $baseline} --voices $voices"

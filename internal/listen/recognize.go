@@ -62,7 +62,12 @@ func (r *Recognizer) Transcribe(ctx context.Context, pcm []float32, rate int) (s
 		return "", fmt.Errorf("transcribe: %w", err)
 	}
 	defer os.Remove(f.Name())
-	wav := audio.EncodeWAV(audio.Format{SampleRate: RecognizerRate, Channels: 1}, Resample(pcm, rate, RecognizerRate))
+	// The recognizer estimates its noise floor and finds speech from the first frames: speech
+	// that starts within tens of milliseconds loses its first word. Every clip is heard with the
+	// same silence around it, so that the score is about the words.
+	pad := make([]float32, rate/2)
+	padded := append(append(append(make([]float32, 0, len(pcm)+2*len(pad)), pad...), pcm...), pad...)
+	wav := audio.EncodeWAV(audio.Format{SampleRate: RecognizerRate, Channels: 1}, Resample(padded, rate, RecognizerRate))
 	if _, err := f.Write(wav); err != nil {
 		f.Close()
 		return "", fmt.Errorf("transcribe: %w", err)

@@ -2,4 +2,9 @@
 // scheduled onto a model slot by earliest playback deadline, and the resulting PCM is handed
 // to one callback per chunk, in order. Transports (HTTP, WebSocket, the CLI) all stream
 // through that callback.
+//
+// Check holds every rule a request must follow (text, length, speed, voice), so transports
+// answer client errors before any model work. Load builds the engine from the installed assets
+// (phonemizer, voices, model, warm-up, chunk budgets) for the CLI and the real-model tests alike;
+// New builds one on parts the caller provides, as the unit tests do with stand-ins.
 package tts

@@ -40,7 +40,9 @@ func FuzzParseGauge(f *testing.F) {
 	})
 }
 
-// The gauge's samples inside a rung's window, and only those, make its server-side view.
+// The gauge's samples inside a rung's window, and only those, make its server-side view. The
+// window is placed by the samples themselves (from the first that read 4 to just before the
+// first that read 20), so a machine slow to scrape cannot move a sample across its edge.
 func TestServerGaugeAveragesTheWindow(t *testing.T) {
 	var value atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -51,17 +53,35 @@ func TestServerGaugeAveragesTheWindow(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { g.Run(ctx); close(done) }()
+	// firstReading is the time of the first sample that read v.
+	firstReading := func(v float64) time.Time {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			g.mu.Lock()
+			for _, x := range g.samples {
+				if x.value == v {
+					g.mu.Unlock()
+					return x.at
+				}
+			}
+			g.mu.Unlock()
+			time.Sleep(time.Millisecond)
+		}
+		t.Fatalf("no sample read %v", v)
+		return time.Time{}
+	}
 
 	value.Store(10) // before the window: ignored
-	time.Sleep(40 * time.Millisecond)
-	hold := time.Now()
+	firstReading(10)
 	value.Store(4)
-	time.Sleep(60 * time.Millisecond)
+	hold := firstReading(4)
+	time.Sleep(30 * time.Millisecond)
 	value.Store(6)
-	time.Sleep(60 * time.Millisecond)
-	end := time.Since(hold)
+	firstReading(6)
+	time.Sleep(30 * time.Millisecond)
 	value.Store(20) // after the window: ignored
-	time.Sleep(40 * time.Millisecond)
+	end := firstReading(20).Add(-time.Nanosecond).Sub(hold)
 	cancel()
 	<-done
 

@@ -92,6 +92,13 @@ func openEspeakLib() error {
 		defer C.free(unsafe.Pointer(name))
 		if rc := C.kk_espeak_open(name); rc != 0 {
 			espeakLibrary.err = errEspeakLib
+			return
+		}
+		// The first voice's data is loaded now, with the lexicons, not by the first word.
+		v := C.CString("en-us")
+		defer C.free(unsafe.Pointer(v))
+		if C.kk_espeak_voice(v) == 0 {
+			espeakLibrary.voice = "en-us"
 		}
 	})
 	return espeakLibrary.err

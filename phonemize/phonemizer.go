@@ -84,7 +84,11 @@ func (p *Phonemizer) newG2P(lx *lexicon, cmu cmuDict, british bool) *g2p {
 		} else {
 			p.usEspeak = e
 		}
-		g.prefetch, g.cached = e.prefetch, e.cached
+		if !e.lib {
+			// A sentence's unknown words go to the helper process together; the library
+			// answers a word in tens of microseconds, so it is asked as each one comes.
+			g.prefetch, g.cached = e.prefetch, e.cached
+		}
 		g.fallback = func(w string) (string, bool) {
 			if ps, ok := e.phonemize(w); ok {
 				return ps, true

@@ -198,6 +198,9 @@ func (l *letterToSound) word(w string) string {
 		return ps
 	}
 	lw := strings.ToLower(w)
+	if ps, ok := espeakAbbrevs[lw]; ok {
+		return ps
+	}
 	if len(w) <= 4 && w == strings.ToUpper(w) || !strings.ContainsAny(lw, "aeiouy") {
 		// Short capitals, and words with no vowel letter (pct, mln), are spelled.
 		if ps := l.spell(w); ps != "" {
@@ -238,16 +241,16 @@ func (l *letterToSound) unknown(lw string) string {
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
-	ed := "ᵻd"
-	if l.british {
-		ed = "ɪd"
-	}
-	ps := spellRules(lw, ed)
+	ps := spellRules(lw, l.british)
 	if l.british {
 		ps = britishRules(ps)
 	}
 	return applyStress(ps, stressOf(2))
 }
+
+// espeakAbbrevs are abbreviations espeak-ng expands that the pronunciation dictionary reads
+// otherwise (Feb there is February) or not at all.
+var espeakAbbrevs = map[string]string{"st": "sənt", "feb": "fˈɛb"}
 
 // numberWords are espeak-ng's readings of the number words ([US, GB], from the digits, mapped
 // as the reference maps espeak-ng): 7 is sˈɛvən there, where the lexicon has sˈɛvᵊn.
@@ -296,6 +299,10 @@ func britishRules(ps string) string {
 			}
 		}
 		if i+1 < len(rs) && rs[i+1] == 'ɹ' {
+			if rs[i] == 'ɜ' {
+				b.WriteString("ɜː") // squirrel: skwˈɜːɹɪl
+				continue
+			}
 			b.WriteString(britishVowels.Replace(string(rs[i])))
 			continue
 		}
@@ -457,7 +464,7 @@ var unstressedEndings = []struct{ spelling, ps string }{
 	{"able", "əbᵊl"}, {"ible", "ɪbᵊl"}, {"isms", "ɪzəmz"}, {"ised", "Izd"}, {"ized", "Izd"},
 	{"ises", "Izɪz"}, {"izes", "Izɪz"}, {"ance", "əns"}, {"ence", "əns"}, {"ment", "mənt"},
 	{"ness", "nəs"}, {"less", "ləs"}, {"ings", "ɪŋz"}, {"ists", "ɪsts"}, {"xes", "ksɪz"},
-	{"ism", "ɪzəm"}, {"ful", "fᵊl"}, {"ity", "ɪti"}, {"ive", "ɪv"}, {"ics", "ɪks"}, {"ous", "əs"},
+	{"dom", "dəm"}, {"ism", "ɪzəm"}, {"ful", "fᵊl"}, {"ity", "ɪti"}, {"ive", "ɪv"}, {"ics", "ɪks"}, {"ous", "əs"},
 	{"ing", "ɪŋ"}, {"ist", "ɪst"}, {"ent", "ənt"}, {"ant", "ənt"}, {"ors", "əɹz"}, {"ise", "Iz"},
 	{"ize", "Iz"}, {"ic", "ɪk"}, {"us", "əs"}, {"um", "əm"}, {"or", "əɹ"}, {"on", "ən"},
 	{"en", "ən"}, {"et", "ɪt"}, {"al", "ᵊl"}, {"el", "ᵊl"}, {"a", "ə"},
@@ -465,9 +472,14 @@ var unstressedEndings = []struct{ spelling, ps string }{
 
 func isVowelLetter(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
 
-// spellRules reads a word by its spelling alone. ed is the -ed ending after a t or d as the
-// dialect says it (ᵻd, British ɪd).
-func spellRules(w, ed string) string {
+// spellRules reads a word by its spelling alone, in American English (britishRules turns the
+// result British) but for the sounds the dialects spell apart: -ed after t or d (ᵻd, British
+// ɪd) and the yod of a long u (Tukey: tˈuki, British tjˈuːki).
+func spellRules(w string, british bool) string {
+	ed := "ᵻd"
+	if british {
+		ed = "ɪd"
+	}
 	var b strings.Builder
 	// A doubled consonant letter is one sound (yacc, Gnoll); cc before e, i or y is two (accent).
 	var dd strings.Builder
@@ -505,11 +517,28 @@ func spellRules(w, ed string) string {
 			b.WriteString("O") // a final o is long: Woodco, Zermelo
 			break
 		}
+		if w[i] == 'i' && i == len(w)-1 && i > 0 && !isVowelLetter(w[i-1]) {
+			b.WriteString("i") // and a final i is i: Cardelli, utili
+			break
+		}
 		// Vowel, one consonant, final e: the vowel is long and the e silent.
 		if magicE && isVowelLetter(w[i]) && i+2 == len(w)-1 && w[len(w)-1] == 'e' && !isVowelLetter(w[i+1]) {
 			b.WriteString(longVowel[w[i]])
 			b.WriteString(ltsRules[string(w[i+1])])
 			break
+		}
+		// The first vowel, open (one consonant and a vowel follow): a u is long (UtiliCorp,
+		// Tukey), with a yod where the dialect has one.
+		if w[i] == 'u' && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) && !isVowelLetter(w[i+1]) &&
+			w[i+1] != 'r' && w[i+1] != 'x' && isVowelLetter(w[i+2]) {
+			switch {
+			case i == 0, strings.IndexByte("bcfghkmpv", w[i-1]) >= 0, british && strings.IndexByte("dnst", w[i-1]) >= 0:
+				b.WriteString("ju")
+			default:
+				b.WriteString("u")
+			}
+			i++
+			continue
 		}
 		if w[i] == 'e' && i == len(w)-1 && i > 0 {
 			break

@@ -3,6 +3,7 @@ package phonemize
 import (
 	"bufio"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"sort"
@@ -62,7 +63,10 @@ func loadRegisters(t *testing.T, name string) map[string]string {
 // breakdown reports exact matches by dialect, class and register, each with its interval.
 func breakdown(t *testing.T, name string, lx *lexicon, rows []corpusRow, got []string, registers map[string]string) {
 	t.Helper()
-	type tally struct{ ok, n, dist, refLen int }
+	type tally struct {
+		ok, n, dist, refLen int
+		sents               [][2]int // per sentence: edits, reference length (dialects only)
+	}
 	tallies := map[string]*tally{}
 	add := func(key string, ok bool) {
 		if tallies[key] == nil {
@@ -77,8 +81,11 @@ func breakdown(t *testing.T, name string, lx *lexicon, rows []corpusRow, got []s
 		want := strings.TrimSpace(r.want)
 		ok := got[i] == want
 		add("dialect "+r.lang, ok)
-		tallies["dialect "+r.lang].dist += editDistance([]rune(got[i]), []rune(want))
-		tallies["dialect "+r.lang].refLen += len([]rune(want))
+		d, n := editDistance([]rune(got[i]), []rune(want)), len([]rune(want))
+		x := tallies["dialect "+r.lang]
+		x.dist += d
+		x.refLen += n
+		x.sents = append(x.sents, [2]int{d, n})
 		for c, in := range sentenceClasses(lx, r.text) {
 			if in {
 				add("class "+c, ok)
@@ -95,10 +102,31 @@ func breakdown(t *testing.T, name string, lx *lexicon, rows []corpusRow, got []s
 	for _, k := range keys {
 		fmt.Fprintf(&b, "\n  %-22s %s", k, rate(tallies[k].ok, tallies[k].n))
 		if x := tallies[k]; x.refLen > 0 {
-			fmt.Fprintf(&b, ", PER %.2f%%", 100*float64(x.dist)/float64(x.refLen))
+			lo, hi := perInterval(x.sents)
+			fmt.Fprintf(&b, ", PER %.2f%% [%.2f, %.2f] (%d/%d)", 100*float64(x.dist)/float64(x.refLen),
+				100*lo, 100*hi, x.dist, x.refLen)
 		}
 	}
 	t.Logf("%s exact match by dialect, class and register:%s", name, b.String())
+}
+
+// perInterval is a 95 % bootstrap interval of the phoneme error rate over sentences (2,000
+// resamples of the sentences, a fixed seed so the log is reproducible).
+func perInterval(sents [][2]int) (lo, hi float64) {
+	const rounds = 2000
+	rng := rand.New(rand.NewPCG(13, 2026))
+	pers := make([]float64, rounds)
+	for k := range pers {
+		var d, n int
+		for range sents {
+			s := sents[rng.IntN(len(sents))]
+			d += s[0]
+			n += s[1]
+		}
+		pers[k] = float64(d) / float64(max(n, 1))
+	}
+	sort.Float64s(pers)
+	return pers[rounds*25/1000], pers[rounds*975/1000-1]
 }
 
 // checkClasses fails when a difficulty class has fewer than 40 sentences in a corpus.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -63,8 +64,10 @@ var arpaConsonants = map[string]string{
 
 // gbBeforeR gives the British vowel that a vowel and a following R (with no vowel after it)
 // merge into: car, more, near, hair, poor.
-var gbBeforeR = map[string]string{"AA": "ɑː", "AO": "ɔː", "IH": "ɪə", "IY": "ɪə", "EH": "ɛː",
-	"EY": "ɛː", "UH": "ʊə", "UW": "ʊə", "AY": "Iə", "AW": "Wə", "OW": "ɔː", "AE": "ɑː"}
+// The square and near vowels are those of espeak-ng as the reference maps them (e^ə → Aə, i^ə
+// → iə), not the lexicon's ɛː and ɪə: the fallback stands in for espeak-ng.
+var gbBeforeR = map[string]string{"AA": "ɑː", "AO": "ɔː", "IH": "iə", "IY": "iə", "EH": "Aə",
+	"EY": "Aə", "UH": "ʊə", "UW": "ʊə", "AY": "Iə", "AW": "Wə", "OW": "ɔː", "AE": "ɑː"}
 
 type arpa struct {
 	ph     string // phone without stress
@@ -121,7 +124,9 @@ func arpaToKokoro(pron string, british bool) string {
 		case p.stress == '1' && !seenPrimary:
 			b.WriteRune(primary)
 			seenPrimary = true
-		case p.stress == '1', p.stress == '2' && !seenPrimary:
+		case p.stress == '1', p.stress == '2':
+			// A secondary stress after the primary stays where an unstressed syllable parts
+			// them (organize: ˈɔɹɡənˌIz); demoteClash drops the others.
 			b.WriteRune(secondary)
 		default:
 			marked = false
@@ -141,8 +146,8 @@ func arpaToKokoro(pron string, british bool) string {
 			v = "ɜːɹ"
 		case p.ph == "IH" && p.stress == '0' && !british && i+1 == last && (ps[last].ph == "D" || ps[last].ph == "Z"):
 			v = "ᵻ"
-		case p.ph == "IY" && !marked && british && !isV(i+1):
-			v = "i" // happY: a short, unstressed final or pre-consonant i
+		case p.ph == "IY" && !marked && british:
+			v = "i" // happY, Harriet: an unstressed i is short
 		case british && i+1 < len(ps) && ps[i+1].ph == "R" && !isV(i+2) && gbBeforeR[p.ph] != "":
 			v = gbBeforeR[p.ph]
 			i++ // the r is part of the vowel
@@ -157,9 +162,35 @@ func (d cmuDict) lookup(word string, british bool) string {
 	if word == "" {
 		return ""
 	}
-	pron, ok := d[strings.ToLower(word)]
+	lw := strings.ToLower(word)
+	pron, ok := d[lw]
 	if !ok {
 		return ""
 	}
-	return arpaToKokoro(pron, british)
+	ps := arpaToKokoro(marryVowel(lw, pron), british)
+	if british && !strings.ContainsAny(lw, "w") && !longO.MatchString(lw) {
+		// The dictionary's AO where the spelling has a plain o (or a before ll) is the short
+		// British ɒ: Von, Rudolph, Wallis; au, aw, al, oa, ou and or keep ɔː.
+		ps = strings.ReplaceAll(ps, "ɔː", "ɒ")
+	}
+	return ps
+}
+
+// longO: spellings that British English reads with ɔː.
+var longO = regexp.MustCompile(`au|aw|al[^l]|al$|oa|ou|or|ar|ough|augh|oor|our`)
+
+var (
+	arpaEHR   = regexp.MustCompile(`\bEH([012]) R ([A-Z]+[012])`)
+	spelledAR = regexp.MustCompile(`(?:^|[^aeiou])ar(?:r|[aeiou])`)
+)
+
+// marryVowel undoes the dictionary's American merger of the vowels of marry and merry where the
+// spelling has a before r and a vowel (Harriet, Larry, Carol), which espeak-ng reads æ (British
+// a); -ary (Mary) and -arah (Sarah) keep ɛ.
+func marryVowel(w, pron string) string {
+	if len(arpaEHR.FindAllStringIndex(pron, -1)) != 1 || len(spelledAR.FindAllStringIndex(w, -1)) != 1 ||
+		strings.HasSuffix(w, "ary") || strings.Contains(w, "arah") || strings.Contains(w, "er") {
+		return pron
+	}
+	return arpaEHR.ReplaceAllString(pron, "AE$1 R $2")
 }

@@ -133,11 +133,15 @@ var corpusCases = []struct {
 	// Regression corpus: few hard cases, 100 % at almost every commit; measures little.
 	{"misaki_fresh.tsv", 90, corpusLimits{0.005, 0.97, 0.01, 0.95}, ""},
 	// Wild development corpus: real English of six registers, tuned on.
-	{"misaki_wild_dev.tsv", 700, corpusLimits{0.0022, 0.945, 0.0105, 0.68}, "wild_dev_sentences.txt"},
+	{"misaki_wild_dev.tsv", 700, corpusLimits{0.0022, 0.945, 0.0080, 0.73}, "wild_dev_sentences.txt"},
 	// Wild held-out corpus: committed before any rule saw it ("phonemize: wild held-out
 	// corpus …"), scored once in the commit that added this line; never tuned on. Limits: the
 	// score it reached.
 	{"misaki_wild_heldout.tsv", 800, corpusLimits{0.0014, 0.96, 0.0098, 0.75}, "wild_heldout_sentences.txt"},
+	// Second wild held-out corpus, from packages nothing else here draws on: committed before
+	// any rule saw it ("phonemize: second wild held-out corpus …"), scored once in the commit
+	// that added this line, with the rules frozen at the one before; never tuned on.
+	{"misaki_wild2_heldout.tsv", 800, corpusLimits{0.0026, 0.935, 0.0090, 0.80}, "wild2_heldout_sentences.txt"},
 }
 
 // TestCorpusAgainstMisaki compares the output with misaki's on the committed corpora and

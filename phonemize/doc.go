@@ -16,9 +16,11 @@
 //     -s/-ed/-ing morphology (with the American flap), acronyms spelled letter by letter, and
 //     numbers, money, years, ordinals and decimals read by the reference's rules; words
 //     written together (well-known, 3:30) are resolved as the reference resolves them;
-//   - words no lexicon knows go to espeak-ng (one long-lived process per dialect, results
-//     cached, each text asked the way the reference's library call answers it) mapped to
-//     Kokoro's symbols, or, without espeak-ng, to the built-in fallback: the CMU Pronouncing
+//   - words no lexicon knows go to espeak-ng, through its shared library loaded in-process and
+//     called as the reference calls it (espeaklib.go, the package's only cgo; where the library
+//     does not load, one long-lived espeak-ng process per dialect, each text asked so that it
+//     answers as the library does), results cached and mapped to Kokoro's symbols; or, without
+//     espeak-ng, to the built-in fallback, which imitates espeak-ng: the CMU Pronouncing
 //     Dictionary as a third lexicon tier (ARPAbet mapped to Kokoro's symbols, British without
 //     American r-colouring), a known stem with a suffix, compounds, spelling of vowelless
 //     words, then letter-to-sound rules; no word is dropped;
@@ -29,5 +31,5 @@
 // cutting at sentence ends first, then at clause punctuation, then between words, and keeps
 // the first piece small so that a streaming server can send its first audio early.
 //
-// A Phonemizer is safe for concurrent use. Close stops its espeak-ng helpers.
+// A Phonemizer is safe for concurrent use. Close stops its espeak-ng helper processes, if any.
 package phonemize

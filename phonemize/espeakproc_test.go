@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
 // fakeEspeak writes a stand-in for espeak-ng: a bash script that answers each line of standard
@@ -174,19 +176,34 @@ func TestEspeakMatchesReference(t *testing.T) {
 	if len(rows) < 300 {
 		t.Fatalf("%d reference words, want at least 300", len(rows))
 	}
-	bad := 0
-	for _, r := range rows {
-		e := p.usEspeak
-		if r.lang == "en-gb" {
-			e = p.gbEspeak
-		}
-		got, _ := e.phonemize(r.text)
-		if got != r.want {
-			bad++
-			t.Errorf("%s %q: espeak-ng path gives %q, reference %q", r.lang, r.text, got, r.want)
-		}
+	// Both call paths: the library (espeak-ng found on PATH) and the binary (named by path).
+	cli, err := New(Config{LexiconDir: testenv.Assets(t).Lexicon, Espeak: p.EspeakPath()})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("%d of %d unknown words read as the reference reads them", len(rows)-bad, len(rows))
+	defer cli.Close()
+	if !p.espeakLib && os.Getenv("KOKORO_REQUIRE_ASSETS") == "1" {
+		t.Errorf("espeak-ng's library %s did not load", espeakLibName)
+	}
+	for _, ph := range []*Phonemizer{p, cli} {
+		path := "binary"
+		if ph.espeakLib {
+			path = "library"
+		}
+		bad := 0
+		for _, r := range rows {
+			e := ph.usEspeak
+			if r.lang == "en-gb" {
+				e = ph.gbEspeak
+			}
+			got, _ := e.phonemize(r.text)
+			if got != r.want {
+				bad++
+				t.Errorf("%s %s %q: espeak-ng gives %q, reference %q", path, r.lang, r.text, got, r.want)
+			}
+		}
+		t.Logf("espeak-ng %s: %d of %d unknown words read as the reference reads them", path, len(rows)-bad, len(rows))
+	}
 }
 
 // TestEspeakHelperBatch: several texts answered in one exchange, in order, by one process, also

@@ -21,6 +21,23 @@ type espeak struct {
 	cache map[string]string // text → mapped phonemes; nil disables caching
 
 	proc *espeakProc
+	lib  bool // read through espeak-ng's library (espeaklib.go) rather than proc
+}
+
+// readMany reads several texts, through the library when there is one.
+func (e *espeak) readMany(texts []string) ([]string, error) {
+	if !e.lib {
+		return e.proc.readMany(texts)
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		ps, err := espeakLibPhonemes(e.voice, t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ps
+	}
+	return out, nil
 }
 
 // espeakCacheSize bounds the cache; when full it is emptied and refilled by use.
@@ -147,7 +164,7 @@ func (e *espeak) prefetch(texts []string) {
 	if len(batch) == 0 {
 		return
 	}
-	answers, err := e.proc.readMany(batch)
+	answers, err := e.readMany(batch)
 	if err != nil {
 		return
 	}
@@ -168,6 +185,11 @@ func (e *espeak) prefetch(texts []string) {
 
 func (e *espeak) run(text string) (string, bool) {
 	text = strings.Join(strings.Fields(text), " ")
+	if e.lib {
+		if ps, err := espeakLibPhonemes(e.voice, text); err == nil {
+			return ps, true
+		}
+	}
 	// A text holding the sentinel word could answer with the sentinel's own line.
 	if !strings.Contains(strings.ToLower(text), sentinelWord) && !strings.ContainsAny(text, "\r\n") {
 		if ps, err := e.proc.read(text); err == nil {

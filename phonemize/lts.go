@@ -62,14 +62,49 @@ func (l *letterToSound) phonemize(text string) (string, bool) {
 	return strings.TrimSpace(b.String()), true
 }
 
+// piece reads the text between two punctuation marks. Words joined by hyphens are read
+// together, as espeak-ng reads them (dict-like: dˈɪktlˈIk); words written together in mixed
+// case are read apart (mboxMessage: mbox Message, SSLObject: SSL Object).
 func (l *letterToSound) piece(text string) string {
 	var words []string
-	for _, w := range splitAlnum(foldAccents(text)) {
-		if ps := l.word(w); ps != "" {
-			words = append(words, ps)
+	for _, tok := range strings.Fields(foldAccents(text)) {
+		var joined []string
+		for _, part := range strings.Split(tok, "-") {
+			var ws []string
+			for _, run := range splitAlnum(part) {
+				for _, w := range splitCase(run) {
+					if ps := l.word(w); ps != "" {
+						ws = append(ws, ps)
+					}
+				}
+			}
+			if len(ws) > 0 {
+				joined = append(joined, strings.Join(ws, " "))
+			}
+		}
+		if len(joined) > 0 {
+			words = append(words, strings.Join(joined, ""))
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// splitCase splits a run of letters where a lower-case letter meets a capital (mboxMessage)
+// and where a run of capitals meets a capitalised word (SSLObject); McX stays whole.
+func splitCase(w string) []string {
+	var out []string
+	start := 0
+	for i := 1; i < len(w); i++ {
+		lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+		upper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+		cut := lower(w[i-1]) && upper(w[i]) && !(w[start:i] == "Mc" || w[start:i] == "Mac" || w[start:i] == "O")
+		cut = cut || upper(w[i-1]) && upper(w[i]) && i+1 < len(w) && lower(w[i+1]) && i-start >= 2
+		if cut {
+			out = append(out, w[start:i])
+			start = i
+		}
+	}
+	return append(out, w[start:])
 }
 
 // known looks a word up only when a lexicon has it (lookup itself would spell unknown words).
@@ -149,7 +184,7 @@ func (l *letterToSound) word(w string) string {
 			if x == "and" || x == "" {
 				continue
 			}
-			if ps := l.known(x); ps != "" {
+			if ps := l.numberWord(x); ps != "" {
 				parts = append(parts, ps)
 			}
 		}
@@ -163,12 +198,40 @@ func (l *letterToSound) word(w string) string {
 		return ps
 	}
 	lw := strings.ToLower(w)
+	if ps, ok := espeakAbbrevs[lw]; ok {
+		return ps
+	}
 	if len(w) <= 4 && w == strings.ToUpper(w) || !strings.ContainsAny(lw, "aeiouy") {
 		// Short capitals, and words with no vowel letter (pct, mln), are spelled.
 		if ps := l.spell(w); ps != "" {
 			return ps
 		}
 	}
+	ps := demoteClash(l.unknown(lw))
+	if l.british && strings.HasSuffix(ps, "iː") && !stressedLast(ps) {
+		ps = strings.TrimSuffix(ps, "ː") // happY: an unstressed final i is short
+	}
+	return ps
+}
+
+// stressedLast tells whether the last syllable of ps carries a stress mark.
+func stressedLast(ps string) bool {
+	rs := []rune(ps)
+	i := len(rs) - 1
+	for i >= 0 && (isVowel(rs[i]) || rs[i] == 'ː') {
+		i-- // the last nucleus
+	}
+	for ; i >= 0 && !isVowel(rs[i]); i-- {
+		if rs[i] == primary || rs[i] == secondary {
+			return true
+		}
+	}
+	return false
+}
+
+// unknown reads a lower-case word no lexicon has: the pronunciation dictionary, a known stem
+// with a suffix, a compound of known words, or else the spelling rules.
+func (l *letterToSound) unknown(lw string) string {
 	if ps := l.cmu.lookup(lw, l.british); ps != "" {
 		return ps
 	}
@@ -178,17 +241,49 @@ func (l *letterToSound) word(w string) string {
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
-	ps := spellRules(lw)
+	ps := spellRules(lw, l.british)
 	if l.british {
 		ps = britishRules(ps)
 	}
 	return applyStress(ps, stressOf(2))
 }
 
+// espeakAbbrevs are abbreviations espeak-ng expands that the pronunciation dictionary reads
+// otherwise (Feb there is February) or not at all.
+var espeakAbbrevs = map[string]string{"st": "sənt", "feb": "fˈɛb"}
+
+// numberWords are espeak-ng's readings of the number words ([US, GB], from the digits, mapped
+// as the reference maps espeak-ng): 7 is sˈɛvən there, where the lexicon has sˈɛvᵊn.
+var numberWords = map[string][2]string{
+	"zero": {"zˈiəɹO", "zˈiəɹQ"}, "one": {"wˈʌn", "wˈɒn"}, "two": {"tˈu", "tˈuː"},
+	"three": {"θɹˈi", "θɹˈiː"}, "four": {"fˈɔɹ", "fˈɔː"}, "five": {"fˈIv", "fˈIv"},
+	"six": {"sˈɪks", "sˈɪks"}, "seven": {"sˈɛvən", "sˈɛvən"}, "eight": {"ˈAt", "ˈAt"},
+	"nine": {"nˈIn", "nˈIn"}, "ten": {"tˈɛn", "tˈɛn"}, "eleven": {"ɪlˈɛvən", "ɪlˈɛvən"},
+	"twelve": {"twˈɛlv", "twˈɛlv"}, "thirteen": {"θˈɜɹtin", "θˈɜːtiːn"},
+	"fourteen": {"fˈɔɹtin", "fˈɔːtiːn"}, "fifteen": {"fˈɪftin", "fˈɪftiːn"},
+	"sixteen": {"sˈɪkstin", "sˈɪkstiːn"}, "seventeen": {"sˈɛvəntˌin", "sˈɛvəntˌiːn"},
+	"eighteen": {"ˈAtin", "ˈAtiːn"}, "nineteen": {"nˈIntin", "nˈIntiːn"},
+	"twenty": {"twˈɛnti", "twˈɛnti"}, "thirty": {"θˈɜɹTi", "θˈɜːti"}, "forty": {"fˈɔɹTi", "fˈɔːti"},
+	"fifty": {"fˈɪfti", "fˈɪfti"}, "sixty": {"sˈɪksti", "sˈɪksti"}, "seventy": {"sˈɛvənti", "sˈɛvənti"},
+	"eighty": {"ˈATi", "ˈAti"}, "ninety": {"nˈInti", "nˈInti"}, "hundred": {"hˈʌndɹɪd", "hˈʌndɹɪd"},
+	"thousand": {"θˈWzənd", "θˈWzənd"}, "million": {"mˈɪliən", "mˈɪliən"}, "billion": {"bˈɪliən", "bˈɪliən"},
+}
+
+// numberWord reads a number word as espeak-ng reads the digits.
+func (l *letterToSound) numberWord(x string) string {
+	if ps, ok := numberWords[x]; ok {
+		if l.british {
+			return ps[1]
+		}
+		return ps[0]
+	}
+	return l.known(x)
+}
+
 // britishVowels turn the spelling rules' American vowels British: an r that no vowel follows
 // is silent and lengthens or colours the vowel before it, and the long vowels are marked.
-var britishVowels = strings.NewReplacer("ɑɹ", "ɑː", "ɔɹ", "ɔː", "ɜɹ", "ɜː", "əɹ", "ə", "ɪɹ", "ɪə",
-	"ɛɹ", "ɛː", "ʊɹ", "ʊə", "O", "Q", "ɑ", "ɒ", "æ", "a", "i", "iː", "u", "uː")
+var britishVowels = strings.NewReplacer("ɑɹ", "ɑː", "ɔɹ", "ɔː", "ɜɹ", "ɜː", "əɹ", "ə", "ɪɹ", "iə", "iɹ", "iə",
+	"ɛɹ", "Aə", "ʊɹ", "ʊə", "O", "Q", "ɑ", "ɒ", "æ", "a", "i", "iː", "u", "uː")
 
 // britishRules converts the spelling rules' output to British English: the r-coloured vowels
 // before a consonant or at the end lose their r (car → kɑː), an r before a vowel stays.
@@ -204,6 +299,10 @@ func britishRules(ps string) string {
 			}
 		}
 		if i+1 < len(rs) && rs[i+1] == 'ɹ' {
+			if rs[i] == 'ɜ' {
+				b.WriteString("ɜː") // squirrel: skwˈɜːɹɪl
+				continue
+			}
 			b.WriteString(britishVowels.Replace(string(rs[i])))
 			continue
 		}
@@ -356,16 +455,90 @@ func (l *letterToSound) compound(w string) string {
 	return ""
 }
 
+// unstressedEndings are word endings read with reduced vowels when the rest of the word holds
+// the stress (espeak-ng reads vaxen vˈaksən, iterable ˈItəɹəbᵊl, dolor dˈɒlə), longest first.
+var unstressedEndings = []struct{ spelling, ps string }{
+	{"isations", "IzˈAʃənz"}, {"izations", "IzˈAʃənz"}, {"isation", "IzˈAʃən"}, {"ization", "IzˈAʃən"},
+	{"ables", "əbᵊlz"}, {"ibles", "ɪbᵊlz"}, {"ising", "Izɪŋ"}, {"izing", "Izɪŋ"}, {"ances", "ənsɪz"},
+	{"ences", "ənsɪz"}, {"ments", "mənts"}, {"sses", "sɪz"}, {"ches", "ʧɪz"}, {"shes", "ʃɪz"},
+	{"able", "əbᵊl"}, {"ible", "ɪbᵊl"}, {"isms", "ɪzəmz"}, {"ised", "Izd"}, {"ized", "Izd"},
+	{"ises", "Izɪz"}, {"izes", "Izɪz"}, {"ance", "əns"}, {"ence", "əns"}, {"ment", "mənt"},
+	{"ness", "nəs"}, {"less", "ləs"}, {"ings", "ɪŋz"}, {"ists", "ɪsts"}, {"xes", "ksɪz"},
+	{"dom", "dəm"}, {"ism", "ɪzəm"}, {"ful", "fᵊl"}, {"ity", "ɪti"}, {"ive", "ɪv"}, {"ics", "ɪks"}, {"ous", "əs"},
+	{"ing", "ɪŋ"}, {"ist", "ɪst"}, {"ent", "ənt"}, {"ant", "ənt"}, {"ors", "əɹz"}, {"ise", "Iz"},
+	{"ize", "Iz"}, {"ic", "ɪk"}, {"us", "əs"}, {"um", "əm"}, {"or", "əɹ"}, {"on", "ən"},
+	{"en", "ən"}, {"et", "ɪt"}, {"al", "ᵊl"}, {"el", "ᵊl"}, {"a", "ə"},
+}
+
 func isVowelLetter(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
 
-func spellRules(w string) string {
+// spellRules reads a word by its spelling alone, in American English (britishRules turns the
+// result British) but for the sounds the dialects spell apart: -ed after t or d (ᵻd, British
+// ɪd) and the yod of a long u (Tukey: tˈuki, British tjˈuːki).
+func spellRules(w string, british bool) string {
+	ed := "ᵻd"
+	if british {
+		ed = "ɪd"
+	}
 	var b strings.Builder
+	// A doubled consonant letter is one sound (yacc, Gnoll); cc before e, i or y is two (accent).
+	var dd strings.Builder
+	for i := 0; i < len(w); i++ {
+		if i > 0 && w[i] == w[i-1] && !isVowelLetter(w[i]) && w[i] != 'y' &&
+			!(w[i] == 'c' && i+1 < len(w) && strings.IndexByte("eiy", w[i+1]) >= 0) {
+			continue
+		}
+		dd.WriteByte(w[i])
+	}
+	magicE := len(w) < 3 || w[len(w)-2] != w[len(w)-3] // bragge: no long a
+	w = dd.String()
+	suffix := ""
+	for _, x := range unstressedEndings {
+		if stem := strings.TrimSuffix(w, x.spelling); stem != w && len(stem) >= 2 && strings.ContainsAny(stem, "aeiouy") {
+			suffix, w = x.ps, stem
+			magicE = false
+			break
+		}
+	}
+	if n := len(w); suffix == "" && n > 4 && strings.HasSuffix(w, "ed") && !isVowelLetter(w[n-3]) {
+		// -ed: ɪd after t or d, t after a voiceless sound, d otherwise.
+		switch {
+		case w[n-3] == 't' || w[n-3] == 'd':
+			suffix = ed
+		case strings.IndexByte("pkfsx", w[n-3]) >= 0 || strings.HasSuffix(w, "shed") || strings.HasSuffix(w, "ched"):
+			suffix = "t"
+		default:
+			suffix = "d"
+		}
+		w = w[:n-2]
+	}
 	for i := 0; i < len(w); {
+		if w[i] == 'o' && i == len(w)-1 && i > 0 {
+			b.WriteString("O") // a final o is long: Woodco, Zermelo
+			break
+		}
+		if w[i] == 'i' && i == len(w)-1 && i > 0 && !isVowelLetter(w[i-1]) {
+			b.WriteString("i") // and a final i is i: Cardelli, utili
+			break
+		}
 		// Vowel, one consonant, final e: the vowel is long and the e silent.
-		if isVowelLetter(w[i]) && i+2 == len(w)-1 && w[len(w)-1] == 'e' && !isVowelLetter(w[i+1]) {
+		if magicE && isVowelLetter(w[i]) && i+2 == len(w)-1 && w[len(w)-1] == 'e' && !isVowelLetter(w[i+1]) {
 			b.WriteString(longVowel[w[i]])
 			b.WriteString(ltsRules[string(w[i+1])])
 			break
+		}
+		// The first vowel, open (one consonant and a vowel follow): a u is long (UtiliCorp,
+		// Tukey), with a yod where the dialect has one.
+		if w[i] == 'u' && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) && !isVowelLetter(w[i+1]) &&
+			w[i+1] != 'r' && w[i+1] != 'x' && isVowelLetter(w[i+2]) {
+			switch {
+			case i == 0, strings.IndexByte("bcfghkmpv", w[i-1]) >= 0, british && strings.IndexByte("dnst", w[i-1]) >= 0:
+				b.WriteString("ju")
+			default:
+				b.WriteString("u")
+			}
+			i++
+			continue
 		}
 		if w[i] == 'e' && i == len(w)-1 && i > 0 {
 			break
@@ -378,6 +551,12 @@ func spellRules(w string) string {
 			if ps, ok := ltsRules[w[i:i+n]]; ok {
 				if n == 1 && w[i] == 'y' && i > 0 {
 					ps = "i"
+					if i+1 < len(w) && !isVowelLetter(w[i+1]) && !isVowelLetter(w[i-1]) {
+						ps = "ɪ" // system, syslog
+					}
+				}
+				if n == 1 && w[i] == 's' && i == len(w)-1 && i > 0 && strings.IndexByte("bdglmnrvwe", w[i-1]) >= 0 {
+					ps = "z" // a final s after a voiced sound
 				}
 				if n == 1 && w[i] == 'c' && i+1 < len(w) && strings.IndexByte("eiy", w[i+1]) >= 0 {
 					ps = "s"
@@ -395,5 +574,38 @@ func spellRules(w string) string {
 			i++
 		}
 	}
-	return b.String()
+	return b.String() + suffix
+}
+
+// demoteClash drops a secondary stress that follows the primary with no unstressed syllable
+// between them (hostname: hˈQstnAm, Wentworth: wˈɛntwɜːθ), as espeak-ng does to the words it
+// reads; a secondary stress further on (macrotape: mˈakɹətˌAp) or before the primary stays.
+func demoteClash(ps string) string {
+	if !strings.ContainsRune(ps, secondary) || !strings.ContainsRune(ps, primary) {
+		return ps
+	}
+	rs := []rune(ps)
+	out := make([]rune, 0, len(rs))
+	seenPrimary := false
+	prevStressed := false // the last syllable's nucleus carried a stress mark
+	mark := rune(0)       // a stress mark waiting for its vowel
+	for i, r := range rs {
+		switch {
+		case r == primary || r == secondary:
+			mark = r
+			if r == secondary && seenPrimary && prevStressed {
+				continue
+			}
+		case isVowel(r) && (i == 0 || !isVowel(rs[i-1]) && rs[i-1] != 'ː'):
+			prevStressed = mark != 0 && !(mark == secondary && seenPrimary && prevStressed)
+			if mark == primary {
+				seenPrimary = true
+			}
+			mark = 0
+		case r == ' ' || r == '-':
+			prevStressed, mark = false, 0
+		}
+		out = append(out, r)
+	}
+	return string(out)
 }

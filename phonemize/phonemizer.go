@@ -17,13 +17,18 @@ var ErrEmptyText = errors.New("empty text")
 // Config configures a Phonemizer.
 type Config struct {
 	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict
-	Espeak     string // "" = use espeak-ng from PATH when installed; "off" = never; else a path to the binary
+	// Espeak: "" = espeak-ng from PATH when installed, through its library loaded in-process
+	// (its binary when the library does not load); "off" = never; else a path to the binary.
+	Espeak string
 }
 
 // Phonemizer converts English text to Kokoro phonemes. It is safe for concurrent use.
 type Phonemizer struct {
 	us, gb *g2p
 	espeak string // resolved binary, "" when not used
+	// espeakLib: unknown words go to espeak-ng's library, loaded in this process, instead of
+	// the binary (which stays the fallback); only for the espeak-ng found on PATH.
+	espeakLib bool
 
 	usEspeak, gbEspeak *espeak // nil without espeak-ng
 }
@@ -50,6 +55,7 @@ func New(cfg Config) (*Phonemizer, error) {
 	case "":
 		if path, err := exec.LookPath("espeak-ng"); err == nil {
 			p.espeak = path
+			p.espeakLib = openEspeakLib() == nil
 		}
 	default:
 		if _, err := exec.LookPath(cfg.Espeak); err != nil {
@@ -72,13 +78,17 @@ func (p *Phonemizer) newG2P(lx *lexicon, cmu cmuDict, british bool) *g2p {
 			voice = "en-gb"
 		}
 		e := &espeak{bin: p.espeak, voice: voice, british: british, cache: map[string]string{},
-			proc: &espeakProc{bin: p.espeak, voice: voice}}
+			proc: &espeakProc{bin: p.espeak, voice: voice}, lib: p.espeakLib}
 		if british {
 			p.gbEspeak = e
 		} else {
 			p.usEspeak = e
 		}
-		g.prefetch, g.cached = e.prefetch, e.cached
+		if !e.lib {
+			// A sentence's unknown words go to the helper process together; the library
+			// answers a word in tens of microseconds, so it is asked as each one comes.
+			g.prefetch, g.cached = e.prefetch, e.cached
+		}
 		g.fallback = func(w string) (string, bool) {
 			if ps, ok := e.phonemize(w); ok {
 				return ps, true

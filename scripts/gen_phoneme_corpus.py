@@ -15,6 +15,8 @@ With --wild it reads phonemize/testdata/wild_{dev,heldout}_sentences.txt (writte
 scripts/gen_wild_corpus.py; REGISTER|TEXT, each read in both dialects) and writes
 misaki_wild_{dev,heldout}.tsv and the reference tagger's tags for them, wild_{dev,heldout}_tags.tsv.
 The header of each file names the versions of misaki, spaCy and espeak-ng that made it.
+With --wild2 it does the same for the second held-out round, wild2_heldout_sentences.txt
+(scripts/gen_wild_corpus.py --heldout2), writing misaki_wild2_heldout.tsv and wild2_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -188,19 +190,20 @@ def write_reference_units():
         f.write("\n")
 
 
-def write_wild(g2ps):
+def write_wild(g2ps, names=("wild_dev", "wild_heldout"), flag="--wild"):
     made_by = versions()
-    for name in ("dev", "heldout"):
+    for name in names:
+        kind, name = name.split("_", 1)
         rows = []
-        with open(os.path.join(TESTDATA, f"wild_{name}_sentences.txt"), encoding="utf-8") as f:
+        with open(os.path.join(TESTDATA, f"{kind}_{name}_sentences.txt"), encoding="utf-8") as f:
             for line in f:
                 line = line.rstrip("\n")
                 if line and not line.startswith("#"):
                     rows.append(line.split("|", 1)[1])
         results = [(d, t, g2ps[d](t)[0]) for d in ("us", "gb") for t in rows]
-        write_tsv(f"misaki_wild_{name}.tsv", results,
-                  f"# dialect\ttext\tphonemes from {made_by} (regenerate: scripts/gen_phoneme_corpus.py --wild)\n")
-        with open(os.path.join(TESTDATA, f"wild_{name}_tags.tsv"), "w", encoding="utf-8") as f:
+        write_tsv(f"misaki_{kind}_{name}.tsv", results,
+                  f"# dialect\ttext\tphonemes from {made_by} (regenerate: scripts/gen_phoneme_corpus.py {flag})\n")
+        with open(os.path.join(TESTDATA, f"{kind}_{name}_tags.tsv"), "w", encoding="utf-8") as f:
             f.write(f"# text\ttokens and tags (token TAB tag ...), from {made_by.split(', espeak')[0]} as misaki runs it\n")
             for text in rows:
                 doc = g2ps["us"].nlp(text)
@@ -247,6 +250,9 @@ def main():
     }
     if "--wild" in sys.argv[1:]:
         write_wild(g2ps)
+        return
+    if "--wild2" in sys.argv[1:]:
+        write_wild(g2ps, ("wild2_heldout",), "--wild2")
         return
     rows = sentences()
     results = []

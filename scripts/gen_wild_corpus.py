@@ -20,6 +20,9 @@ development corpus or the tagger's training text.
                  and the older development corpora's sentences (plus upper-cased copies of some, so the
                  tagger sees capitals) to OUT, one per line, for scripts/gen_tagger_data.py
 
+    --heldout2   write phonemize/testdata/wild2_heldout_sentences.txt: the second held-out round,
+                 from the packages of PACKAGES2 (below), which nothing else here draws on
+
 The fortune packages are deliberately not used: they are kept as an outside judge.
 Needs: apt-get (package lists updated), python3 with the `rdata` package (reads R data files).
 """
@@ -49,6 +52,24 @@ PACKAGES = {
     "python3.11-doc": ("3.11.2-6+deb12u9", "5b3594189d6ef9a6963ce0347fd307a1cc67620ad697e144db366070e2e146be"),
 }
 
+# The second held-out round (wild2) draws on packages that no earlier corpus and no training
+# text used, so that none of its documents, authors or registers' sources was tuned on:
+#   speeches    two State of the Union addresses (r-cran-wordcloud's SOTU), in place of news
+#   dialogue    quoted speech from Melville's Moby-Dick (r-cran-tokenizers' mobydick)
+#   narrative   the same novel's narration
+#   technical   The Debian Administrator's Handbook, English edition (debian-handbook)
+#   titles      the handbook's and the novel's chapter and section titles, written in capitals
+#   quotations  the cited quotations of Webster's 1913 dictionary (dict-gcide)
+#   legal       the US Constitution and Declaration of Independence (miscfiles)
+# All of their documents are held out: nothing is tuned on them.
+PACKAGES2 = {
+    "r-cran-wordcloud": ("2.6-2", "2c2f537e6aa2b862f3647bb8198b079c661c5162f1ff0968d469ff7ee2ae9539"),
+    "r-cran-tokenizers": ("0.3.0-1", "6312f013ebfde5650235bfd7ba5c44d9e4cf9f2da9855337c9483fe778f0d8c7"),
+    "debian-handbook": ("11.20220922", "3d5dbeac1f1afc9c094eab9d0f701f6ecff99c4927d5a4794cf6c85678134faa"),
+    "dict-gcide": ("0.48.5+nmu2", "7b0af5cfde3cbdef5e9d6e78f92ec335ced7c2790f37a40f49bebc6f7347ac0f"),
+    "miscfiles": ("1.5+dfsg-4", "b29fdc907760ded52adbc1b4322da22b94108cd124caf0b23da8c23cc3578a28"),
+}
+
 
 def sha256(path):
     h = hashlib.sha256()
@@ -59,8 +80,8 @@ def sha256(path):
 
 
 def fetch(pkg, dest):
-    version, want = PACKAGES[pkg]
-    arch = "amd64" if pkg == "r-cran-tm" else "all"
+    version, want = PACKAGES.get(pkg) or PACKAGES2[pkg]
+    arch = "amd64" if pkg in ("r-cran-tm", "r-cran-tokenizers", "r-cran-wordcloud") else "all"
     deb = os.path.join(CACHE, f"{pkg}_{version.replace(':', '%3a')}_{arch}.deb")
     if not os.path.exists(deb) or sha256(deb) != want:
         os.makedirs(CACHE, exist_ok=True)
@@ -215,6 +236,110 @@ def pydoc(root):
         yield "pydoc", "pydoc-" + os.path.relpath(path, base), "\n".join(keep)
 
 
+# --- the second held-out round's sources ---------------------------------------------------
+
+def sotu(root):
+    import rdata
+    d = rdata.conversion.convert(rdata.parser.parse_file(
+        os.path.join(root, "usr/lib/R/site-library/wordcloud/data/SOTU.RData")))
+    for i, doc in enumerate(d["SOTU"]["content"]):
+        for j, par in enumerate(str(doc["content"][0]).split("\n")):
+            yield "speeches", f"sotu-{i}-{j}", par.replace("\u2019", "'")
+
+
+def mobydick(root):
+    import rdata
+    d = os.path.join(root, "usr/lib/R/site-library/tokenizers/data/")
+    idx = rdata.conversion.convert(rdata.parser.parse_file(d + "Rdata.rdx"))
+    off, ln = idx["variables"]["mobydick"]
+    blob = open(d + "Rdata.rdb", "rb").read()[int(off):int(off) + int(ln)]
+    text = str(rdata.conversion.convert(rdata.parser.parse_data(zlib.decompress(blob[4:])))[0])
+    text = text.replace("\r\n", "\n")
+    start = text.find("CHAPTER 1. Loomings.")
+    end = text.find("End of Project Gutenberg")
+    parts = re.split(r"\n\s*\n\s*CHAPTER (\d+)\. ([^\n]*)\n", "\n\n" + text[start:end])
+    for k in range(1, len(parts) - 2, 3):
+        ch, title, body = parts[k], parts[k + 1], parts[k + 2]
+        yield "titles", f"mobydick-{ch}", title.strip().rstrip(".").upper()
+        pars = []
+        for par in re.split(r"\n\s*\n", body):
+            lines = [l for l in par.split("\n") if l.strip()]
+            if not lines or any(l.startswith("    ") for l in lines):
+                continue  # verse, letters and quoted extracts set off by indentation
+            pars.append(" ".join(l.strip() for l in lines).replace("--", "\u2014"))
+        yield "melville", f"mobydick-{ch}", "\n".join(pars)
+
+
+def handbook(root):
+    base = os.path.join(root, "usr/share/doc/debian-handbook/html/en-US")
+
+    def plain(h):
+        h = re.sub(r"<[^>]*>", "", h)
+        return " ".join(html.unescape(h).split())
+    for path in sorted(glob.glob(base + "/*.html")):
+        raw = open(path, encoding="utf-8", errors="replace").read()
+        name = "handbook-" + os.path.basename(path)
+        for m in re.finditer(r"<h[123] class=\"title\">(.*?)</h[123]>", raw, re.S):
+            t = re.sub(r"^(Chapter |Appendix )?[0-9A-Z]+(\.[0-9]+)*\.\s*", "", plain(m.group(1)))
+            if t:
+                yield "titles", name, t.upper()
+        pars = []
+        for m in re.finditer(r'<div class="para">(.*?)</div>', raw, re.S):
+            if "<pre" in m.group(1) or "<table" in m.group(1):
+                continue
+            pars.append(plain(m.group(1)))
+        yield "technical", name, "\n".join(pars)
+
+
+def gcide(root):
+    seen = set()
+    for head, entry in dictd(root, "gcide"):
+        if entry in seen:
+            continue
+        seen.add(entry)
+        # A citation: lines indented past the definition's, then an attribution "--Author."
+        block = []
+        for line in entry.split("\n"):
+            if line.strip().startswith("--") and block and block[0][0].isupper():
+                yield "quotations", f"gcide-{head}", " ".join(block)
+                block = []
+            elif line.startswith("      ") and line.strip() and not line.strip().startswith(("[", "{", "--")):
+                block.append(line.strip())
+            else:
+                block = []
+
+
+def charters(root):
+    for name in ("us-constitution", "us-declaration"):
+        import gzip
+        text = gzip.open(os.path.join(root, f"usr/share/state/{name}.gz")).read().decode("utf-8", "replace")
+        for i, par in enumerate(re.split(r"\n\s*\n", text)):
+            yield "legal", f"{name}-{i}", " ".join(par.split())
+
+
+def all_sentences2(dest):
+    roots = {p: fetch(p, dest) for p in PACKAGES2}
+    docs = list(sotu(roots["r-cran-wordcloud"])) + list(mobydick(roots["r-cran-tokenizers"]))
+    docs += list(handbook(roots["debian-handbook"])) + list(gcide(roots["dict-gcide"]))
+    docs += list(charters(roots["miscfiles"]))
+    out, seen = [], set()
+    for register, name, text in docs:
+        for s in [text] if register == "titles" else sentences(text):
+            reg = register
+            if register == "melville":
+                reg = "dialogue" if re.search(r"[\"“”]", s) else "narrative"
+            if register == "titles":
+                if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
+                    continue
+            elif not usable(s):
+                continue
+            if s in seen:
+                continue
+            seen.add(s)
+            out.append((reg, "heldout2", s))
+    return out
+
+
 # --- sentences ------------------------------------------------------------------------------
 
 SPLIT = re.compile(r"(?<=[.!?])([\"”’']?)\s+(?=[\"“‘'(]?[A-Z0-9])")
@@ -312,10 +437,12 @@ def load_heteronyms():
 
 
 QUOTA = {"news": 80, "titles": 30, "dialogue": 90, "narrative": 60, "technical": 90, "quotations": 70}
+QUOTA2 = {"speeches": 70, "titles": 30, "dialogue": 90, "narrative": 60, "technical": 90, "quotations": 60,
+          "legal": 20}
 CLASS_MIN = {"heteronyms": 120, "numbers": 40, "capitals": 60, "quotes": 100, "names": 120}
 
 
-def sample(pool, seed):
+def sample(pool, seed, quota=QUOTA):
     """Draw each register's quota at random, then make sure every class reaches its minimum by
     swapping in sentences that have it (same register), so no class is missing."""
     rng = random.Random(seed)
@@ -323,14 +450,14 @@ def sample(pool, seed):
     for reg, s in pool:
         by_reg.setdefault(reg, []).append(s)
     chosen = {}
-    for reg, n in QUOTA.items():
+    for reg, n in quota.items():
         cands = sorted(by_reg.get(reg, []))
         rng.shuffle(cands)
         chosen[reg] = cands[:n]
         by_reg[reg] = cands[n:]
     for cls, need in CLASS_MIN.items():
         have = sum(cls in classes(s) for ss in chosen.values() for s in ss)
-        regs = sorted(QUOTA)
+        regs = sorted(quota)
         rng.shuffle(regs)
         while have < need:
             progressed = False
@@ -346,7 +473,7 @@ def sample(pool, seed):
                 progressed = True
             if not progressed:
                 break
-    return [(reg, s) for reg in QUOTA for s in chosen[reg]]
+    return [(reg, s) for reg in quota for s in chosen[reg]]
 
 
 def write_sentences(name, rows, header):
@@ -359,6 +486,18 @@ def write_sentences(name, rows, header):
 def main():
     global HETERONYMS
     HETERONYMS = load_heteronyms()
+    if "--heldout2" in sys.argv[1:]:
+        with tempfile.TemporaryDirectory() as dest:
+            rows = all_sentences2(dest)
+        pool = [(reg, s) for reg, _, s in rows]
+        print("pool", {r: sum(x == r for x, _ in pool) for r in QUOTA2}, file=sys.stderr)
+        picked = sample(pool, 2026, QUOTA2)
+        counts = {c: sum(c in classes(s) for _, s in picked) for c in CLASS_MIN}
+        print("heldout2", len(picked), counts, file=sys.stderr)
+        write_sentences("wild2_heldout_sentences.txt", picked,
+                        "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout2 from packages\n"
+                        "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n")
+        return
     with tempfile.TemporaryDirectory() as dest:
         rows = all_sentences(dest)
     if "--sentences" in sys.argv[1:]:

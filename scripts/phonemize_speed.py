@@ -4,8 +4,9 @@
 Both read the same sentences (the wild development corpus, US and GB) in alternating rounds:
 misaki in this process (spaCy and its espeak-ng library loaded and warmed up first), the Go
 phonemizer as `kokoro phonemize --batch - --timing`, a fresh process per round that reads the
-sentences twice: the first pass meets every unknown word for the first time (each costs an
-espeak-ng round trip), the second finds them in its cache. Only the time spent phonemizing is
+sentences twice: the first pass meets every unknown word for the first time (each read by
+espeak-ng's library, or by its helper process where the library does not load), the second
+finds them in its cache. Only the time spent phonemizing is
 counted on either side (not start-up or loading). Writes the result, with a description of the
 host, to phonemize/testdata/speed_vs_misaki.json:
 

@@ -68,10 +68,11 @@ func TestLoadStagesChunkRuleAndClose(t *testing.T) {
 		t.Skip("real model: skipped in -short")
 	}
 	// espeak-ng is optional (the built-in fallback reads unknown words without it); where it
-	// is installed, Close must stop the helpers it runs.
-	_, noEspeak := exec.LookPath("espeak-ng")
+	// is installed, Close must stop the helpers it runs. Named by its path, the binary runs as
+	// a helper process (found on PATH, its library is loaded in-process instead).
+	espeakBin, noEspeak := exec.LookPath("espeak-ng")
 	var stages []string
-	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(t), Provider: "cpu", Slots: 1, Threads: 2},
+	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(t), Provider: "cpu", Slots: 1, Threads: 2, Espeak: espeakBin},
 		func(s string) { stages = append(stages, s) })
 	if err != nil {
 		t.Fatal(err)

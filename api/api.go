@@ -29,9 +29,16 @@ const (
 	// StreamingWAVHeader is the size of the RIFF header before a streamed WAV's PCM.
 	StreamingWAVHeader = 44
 
-	FormatWAV     = "wav"
-	FormatPCM     = "pcm"
-	DefaultFormat = FormatWAV
+	FormatWAV  = "wav"
+	FormatPCM  = "pcm"
+	FormatMP3  = "mp3"
+	FormatOpus = "opus" // Ogg Opus, as OpenAI's speech API returns it
+	FormatFLAC = "flac"
+	FormatAAC  = "aac" // understood, refused: no encoder (docs/server.md)
+	// DefaultFormat is what POST /invocations answers with; DefaultSpeechFormat is what the
+	// OpenAI route answers with when response_format is absent, as OpenAI does.
+	DefaultFormat       = FormatWAV
+	DefaultSpeechFormat = FormatMP3
 
 	LangUS = "en-us"
 	LangGB = "en-gb"

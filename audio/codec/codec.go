@@ -75,9 +75,11 @@ type pcmEncoder struct{}
 
 func newPCM(int) (Encoder, error) { return pcmEncoder{}, nil }
 
-func (pcmEncoder) Write(dst []byte, s []float32) ([]byte, error) { return audio.AppendPCM16(dst, s), nil }
-func (pcmEncoder) Finish(dst []byte) ([]byte, error)             { return dst, nil }
-func (pcmEncoder) Close()                                        {}
+func (pcmEncoder) Write(dst []byte, s []float32) ([]byte, error) {
+	return audio.AppendPCM16(dst, s), nil
+}
+func (pcmEncoder) Finish(dst []byte) ([]byte, error) { return dst, nil }
+func (pcmEncoder) Close()                            {}
 
 // wavEncoder writes the 44-byte header before the first samples: with the real sizes when the
 // total is known, else with the streaming placeholder 0xFFFFFFFF in both size fields.

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -77,8 +78,8 @@ func (v fakeVoices) Style(spec string, _ int) ([]float32, error) {
 
 func (v fakeVoices) Names() []string { return v.names }
 
-// fakePhonemizer makes one chunk per sentence with one id per letter, so tests control the
-// number of chunks with punctuation and their length with the text.
+// fakePhonemizer makes one chunk per sentence with one id per letter or digit, so tests
+// control the number of chunks with punctuation and their length with the text.
 type fakePhonemizer struct{}
 
 func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chunk, error) {
@@ -89,7 +90,7 @@ func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chun
 		start = end
 		var ids []int64
 		for _, r := range s {
-			if r != ' ' && !strings.ContainsRune(".!?,;:", r) {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
 				ids = append(ids, 43)
 			}
 		}
@@ -103,6 +104,10 @@ func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chun
 		}
 	}
 	flush(len(text))
+	if len(out) == 0 {
+		// The real phonemizer's answer to text with nothing to say ("#", "---", "|").
+		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", phonemize.ErrEmptyText)
+	}
 	return out, nil
 }
 

@@ -13,6 +13,10 @@ import (
 func parseClientMessage(b []byte) (api.WSClientMessage, error) {
 	var m api.WSClientMessage
 	if err := decodeStrict(b, &m); err != nil {
+		return api.WSClientMessage{}, err
+	}
+	if err := checkRequestID(m.RequestID); err != nil {
+		m.RequestID = "" // never echoed
 		return m, err
 	}
 	m.Type = strings.ToLower(strings.TrimSpace(m.Type))

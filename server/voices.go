@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -29,6 +30,24 @@ var DefaultVoiceAliases = map[string]string{
 	"verse":   "am_michael",
 	"marin":   "af_kore",
 	"cedar":   "am_fenrir",
+}
+
+// ParseVoiceAliases reads "name=voice,name=voice" (a voice may be a blend) over the defaults:
+// a name given here replaces the default's, the others stay. "" gives the defaults.
+func ParseVoiceAliases(spec string) (map[string]string, error) {
+	out := maps.Clone(DefaultVoiceAliases)
+	for _, item := range strings.Split(spec, ",") {
+		if strings.TrimSpace(item) == "" {
+			continue
+		}
+		name, voice, ok := strings.Cut(item, "=")
+		name, voice = strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(voice)
+		if !ok || name == "" || voice == "" {
+			return nil, fmt.Errorf("voice alias %q: want name=voice, e.g. alloy=af_heart", item)
+		}
+		out[name] = voice
+	}
+	return out, nil
 }
 
 // voiceAliases resolves voice names through the alias table, in a plain name and in each part

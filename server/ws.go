@@ -104,7 +104,7 @@ func (ss *session) run(c *websocket.Conn) {
 	}
 	if end != endGone && ss.ctx.Err() == nil {
 		ss.conn.goodbye(websocket.CloseNormalClosure, "") // a no-op after an earlier close frame
-		for { // wait for the client's close frame, or closeGrace
+		for {                                             // wait for the client's close frame, or closeGrace
 			if _, _, err := c.NextReader(); err != nil {
 				break
 			}

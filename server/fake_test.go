@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,12 +36,17 @@ type fakeSynth struct {
 	hold  chan struct{} // when set, every chunk also waits for it to be closed
 	calls atomic.Int64
 	fail  atomic.Bool
+	mu    sync.Mutex
+	speed float32 // of the last chunk
 }
 
 func (f *fakeSynth) Slots() int { return f.slots }
 
-func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, _ float32) ([]float32, error) {
+func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, speed float32) ([]float32, error) {
 	f.calls.Add(1)
+	f.mu.Lock()
+	f.speed = speed
+	f.mu.Unlock()
 	if f.hold != nil {
 		select {
 		case <-f.hold:

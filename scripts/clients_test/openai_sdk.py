@@ -97,6 +97,16 @@ def compat():
     ok("aac: " + body["message"])
 
 
+def real():
+    # The real model behind the SDK's defaults: mp3, and Ogg Opus and FLAC on request.
+    c = client(timeout=600)
+    text = "The quick brown fox jumps over the lazy dog."
+    save("real.mp3", c.audio.speech.create(model="tts-1", voice="alloy", input=text).content)
+    save("real.opus", c.audio.speech.create(model="tts-1", voice="nova", input=text, response_format="opus").content)
+    save("real.flac", c.audio.speech.create(model="tts-1", voice="fable", input=text, response_format="flac").content)
+    ok("real model: mp3, opus, flac")
+
+
 def errors():
     # Default retries on: a 4xx must not be retried (the Go test counts requests server-side).
     c = client()
@@ -136,4 +146,4 @@ def drain():
     ok("request cut by the drain budget: 503 shutting_down")
 
 
-{"compat": compat, "errors": errors, "drain": drain}[SCENARIO]()
+{"compat": compat, "real": real, "errors": errors, "drain": drain}[SCENARIO]()

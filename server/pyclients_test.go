@@ -124,7 +124,9 @@ func TestPythonOpenAISDKErrors(t *testing.T) {
 // cuts is a 503 shutting_down, never a dropped connection.
 func TestPythonOpenAISDKDrain(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, withAllVoices, func(c *Config, s *fakeSynth) { c.DrainTimeout, s.slots, s.delay = 2*time.Second, 1, 100*time.Millisecond })
+	h := newHarness(t, withAllVoices, func(c *Config, s *fakeSynth) {
+		c.DrainTimeout, s.slots, s.delay = 2*time.Second, 1, 100*time.Millisecond
+	})
 	h.waitReady()
 	done := make(chan error, 1)
 	runPython(t, h, "openai_sdk.py", "drain", func() {
@@ -166,7 +168,9 @@ func TestPythonWebSocketInvalidUTF8(t *testing.T) {
 // and a 1001 close frame.
 func TestPythonWebSocketDrain(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(c *Config, s *fakeSynth) { c.DrainTimeout, s.slots, s.delay = 2*time.Second, 1, 100*time.Millisecond })
+	h := newHarness(t, func(c *Config, s *fakeSynth) {
+		c.DrainTimeout, s.slots, s.delay = 2*time.Second, 1, 100*time.Millisecond
+	})
 	h.waitReady()
 	done := make(chan error, 1)
 	runPython(t, h, "ws_client.py", "drain", func() {

@@ -143,7 +143,7 @@ func TestStreamedTextStateIsBounded(t *testing.T) {
 }
 
 // Item 8: a huge or malformed request id is refused before any model work and never echoed,
-// over HTTP (in the body or the header) and on the WebSocket.
+// over HTTP (in the body or the header) and on the WebSocket; no other field is echoed whole.
 func TestRequestIDsAreBoundedBeforeModelWork(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -179,6 +179,32 @@ func TestRequestIDsAreBoundedBeforeModelWork(t *testing.T) {
 	read(t, ws, &tr, completed(1))
 	if m := tr.msgs[0]; m.Type != api.WSTypeError || m.Code != api.ErrInvalidRequestID || m.RequestID != "" || len(m.Message) > 200 {
 		t.Errorf("websocket huge id: %+v", m)
+	}
+	// Every other value a client sends is quoted in at most 64 bytes, or refused by its length.
+	for _, body := range []string{
+		`{"text":"hi","voice":"` + huge + `"}`, `{"text":"hi","format":"` + huge + `"}`, `{"text":"hi","lang":"` + huge + `"}`,
+		`{"input":"hi","model":"` + huge + `"}`, `{"input":"hi","stream_format":"` + huge + `"}`,
+	} {
+		route := api.RouteInvocations
+		if strings.Contains(body, `"input"`) {
+			route = api.RouteOpenAISpeech
+		}
+		resp := post(t, c, h.url+route, body)
+		if e := decodeError(t, readAll(t, resp)); resp.StatusCode != 400 || len(e.Message) > 300 {
+			t.Errorf("%.40s…: %d, a message of %d bytes", body, resp.StatusCode, len(e.Message))
+		}
+	}
+	resp, _ = c.Get(h.url + api.RouteOpenAIModels + "/" + strings.Repeat("m", 50_000))
+	if b := readAll(t, resp); resp.StatusCode != 404 || len(b) > 500 {
+		t.Errorf("long model id: %d, %d bytes", resp.StatusCode, len(b))
+	}
+	sendJSON(t, ws, websocket.TextMessage, map[string]string{"type": huge})
+	sendJSON(t, ws, websocket.TextMessage, api.WSClientMessage{Text: "hi", Voice: huge})
+	read(t, ws, &tr, completed(3))
+	for _, m := range tr.msgs[1:] {
+		if m.Type != api.WSTypeError || len(m.Message) > 300 {
+			t.Errorf("websocket: %s %s… (%d bytes)", m.Type, m.Code, len(m.Message))
+		}
 	}
 	if n := h.syn.calls.Load(); n != 0 {
 		t.Errorf("the model ran %d chunks for refused ids", n)

@@ -80,7 +80,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	}
 	if !knownModel(id) {
 		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: api.ErrNotFound,
-			Message: fmt.Sprintf("no model %q; served: %s", id, strings.Join(openAIModels, ", ")), Valid: openAIModels})
+			Message: fmt.Sprintf("no model %s; served: %s", clip(id), strings.Join(openAIModels, ", ")), Valid: openAIModels})
 		return
 	}
 	writeJSON(w, http.StatusOK, model(id))

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -125,6 +126,27 @@ func checkRequestID(id string) error {
 	return nil
 }
 
+// maxVoiceSpec bounds a voice spec: a blend of a dozen voices with weights fits many times.
+const maxVoiceSpec = 256
+
+// checkVoiceSpec refuses a voice spec too long to be one, before its name is quoted in an
+// error message and a log line.
+func checkVoiceSpec(v string) error {
+	if len(v) > maxVoiceSpec {
+		return fmt.Errorf("%w: a voice spec of %d bytes, the limit is %d", tts.ErrUnknownVoice, len(v), maxVoiceSpec)
+	}
+	return nil
+}
+
+// clip quotes a client's value for an error message and the log, at most 64 bytes of it.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(strings.ToValidUTF8(s[:max], "")) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
 // checkTimestamp refuses a request_timestamp that is not a time, lies in the future beyond
 // clock skew, or (with a limit) is older than the limit.
 func checkTimestamp(ts *float64, lim limits) error {
@@ -153,11 +175,11 @@ func checkTimestamp(ts *float64, lim limits) error {
 func lookupFormat(name string) (codec.Format, error) {
 	f, err := codec.Lookup(strings.ToLower(name))
 	if errors.Is(err, codec.ErrNoEncoder) {
-		return f, fmt.Errorf("%w: %q has no encoder in this build (no maintained AAC encoder ships in Debian's main archive); supported: %s",
-			errBadFormat, name, strings.Join(codec.Names(), ", "))
+		return f, fmt.Errorf("%w: %s has no encoder in this build (no maintained AAC encoder ships in Debian's main archive); supported: %s",
+			errBadFormat, clip(name), strings.Join(codec.Names(), ", "))
 	}
 	if err != nil {
-		return f, fmt.Errorf("%w: %q; supported: %s", errBadFormat, name, strings.Join(codec.Names(), ", "))
+		return f, fmt.Errorf("%w: %s; supported: %s", errBadFormat, clip(name), strings.Join(codec.Names(), ", "))
 	}
 	return f, nil
 }
@@ -187,7 +209,10 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 		return nil, err
 	}
 	if in.Lang != "" && !slices.Contains(langs, strings.ToLower(in.Lang)) {
-		return nil, fmt.Errorf("%w: %q; supported: %s", errBadLang, in.Lang, strings.Join(langs, ", "))
+		return nil, fmt.Errorf("%w: %s; supported: %s", errBadLang, clip(in.Lang), strings.Join(langs, ", "))
+	}
+	if err := checkVoiceSpec(in.Voice); err != nil {
+		return nil, err
 	}
 	s.req = tts.Request{Text: in.Text, Voice: lim.voice(in.Voice), Speed: in.Speed, Lang: strings.ToLower(in.Lang)}
 	return s, nil
@@ -201,7 +226,7 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 		return nil, err
 	}
 	if in.Model != "" && !knownModel(in.Model) {
-		return nil, fmt.Errorf("%w: %q; supported: %s", errBadModel, in.Model, strings.Join(openAIModels, ", "))
+		return nil, fmt.Errorf("%w: %s; supported: %s", errBadModel, clip(in.Model), strings.Join(openAIModels, ", "))
 	}
 	s := &synthesis{route: labelSpeech}
 	name := api.DefaultSpeechFormat
@@ -217,7 +242,7 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	case api.StreamFormatSSE:
 		s.sse = true
 	default:
-		return nil, fmt.Errorf("%w: %q; supported: %s", errBadStreamFormat, in.StreamFormat, strings.Join(streamFormats, ", "))
+		return nil, fmt.Errorf("%w: %s; supported: %s", errBadStreamFormat, clip(in.StreamFormat), strings.Join(streamFormats, ", "))
 	}
 	// Every format streams, except that a wav is complete unless asked for as a stream: a
 	// complete wav's header holds the real sizes, which Python's wave module and others trust.
@@ -227,6 +252,9 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	}
 	speed, err := openAISpeed(in.Speed)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkVoiceSpec(in.Voice); err != nil {
 		return nil, err
 	}
 	s.req = tts.Request{Text: in.Input, Voice: lim.voice(in.Voice), Speed: speed}

@@ -215,6 +215,9 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
+	if err := checkVoiceSpec(m.Voice); err != nil {
+		return nil, err
+	}
 	req := tts.Request{Text: m.Text, Voice: ss.srv.voices.resolve(m.Voice), Speed: m.Speed}
 	check := ss.eng.Check
 	if streamed {

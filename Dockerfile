@@ -21,6 +21,10 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 # --- the binary: this stage is the same in Dockerfile.cpu, so one build serves both images ------
 FROM ${GO_IMAGE} AS build
+# The MP3 and Opus encoders link LAME and libopus (audio/codec).
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmp3lame-dev libopus-dev \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 ARG VERSION=dev
@@ -45,9 +49,9 @@ RUN --mount=type=cache,target=/var/cache/kokoro,sharing=locked \
 
 # --- the runtime: binary, assets, libraries, nothing else ---------------------------------------
 FROM ${RUNTIME_IMAGE}
-# espeak-ng speaks the words no lexicon knows.
+# espeak-ng speaks the words no lexicon knows; LAME and libopus encode mp3 and opus.
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng libmp3lame0 libopus0 \
  && apt-get clean && rm -rf /var/lib/apt/lists/*
 # The 2.9 GB of libraries in four layers, largest and least changing first: registries and
 # SageMaker fetch and unpack layers in parallel.

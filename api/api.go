@@ -10,6 +10,7 @@ const (
 	RouteBidiStream   = "/invocations-bidirectional-stream"
 	RouteOpenAISpeech = "/v1/audio/speech"
 	RouteOpenAIVoices = "/v1/audio/voices"
+	RouteOpenAIModels = "/v1/models" // and /v1/models/{id}
 	RouteMetrics      = "/metrics"
 )
 
@@ -29,9 +30,16 @@ const (
 	// StreamingWAVHeader is the size of the RIFF header before a streamed WAV's PCM.
 	StreamingWAVHeader = 44
 
-	FormatWAV     = "wav"
-	FormatPCM     = "pcm"
-	DefaultFormat = FormatWAV
+	FormatWAV  = "wav"
+	FormatPCM  = "pcm"
+	FormatMP3  = "mp3"
+	FormatOpus = "opus" // Ogg Opus, as OpenAI's speech API returns it
+	FormatFLAC = "flac"
+	FormatAAC  = "aac" // understood, refused: no encoder (docs/server.md)
+	// DefaultFormat is what POST /invocations answers with; DefaultSpeechFormat is what the
+	// OpenAI route answers with when response_format is absent, as OpenAI does.
+	DefaultFormat       = FormatWAV
+	DefaultSpeechFormat = FormatMP3
 
 	LangUS = "en-us"
 	LangGB = "en-gb"
@@ -40,6 +48,19 @@ const (
 	// MinSpeed and MaxSpeed bound the speaking rate a request may ask for (1 = normal).
 	MinSpeed = 0.5
 	MaxSpeed = 2.0
+	// OpenAIMinSpeed and OpenAIMaxSpeed are the range OpenAI's speech API documents; the
+	// OpenAI route accepts it and clamps it to MinSpeed..MaxSpeed, where the model speaks well.
+	OpenAIMinSpeed = 0.25
+	OpenAIMaxSpeed = 4.0
+
+	// StreamFormatAudio (the default) answers with the audio bytes; StreamFormatSSE with
+	// server-sent events carrying them in base64 (SpeechAudioEvent).
+	StreamFormatAudio = "audio"
+	StreamFormatSSE   = "sse"
+
+	// MaxRequestIDLen bounds a request id, which is echoed in X-Request-Id, in WebSocket
+	// messages and in every log line of the request. Ids are visible ASCII (0x21–0x7E).
+	MaxRequestIDLen = 128
 )
 
 // InvocationRequest is the body of POST /invocations. Pointer fields distinguish "absent" (use
@@ -60,9 +81,59 @@ type SpeechRequest struct {
 	Model          string   `json:"model"`
 	Input          string   `json:"input"`
 	Voice          string   `json:"voice"`
-	ResponseFormat string   `json:"response_format,omitempty"`
-	Speed          *float64 `json:"speed,omitempty"`
-	Stream         *bool    `json:"stream,omitempty"`
+	ResponseFormat string   `json:"response_format,omitempty"` // default DefaultSpeechFormat
+	Speed          *float64 `json:"speed,omitempty"`           // OpenAIMinSpeed..OpenAIMaxSpeed
+	StreamFormat   string   `json:"stream_format,omitempty"`   // StreamFormatAudio | StreamFormatSSE
+	// Instructions steer the voice of OpenAI's newer models; Kokoro's voices take no
+	// instructions, so the field is accepted and unused.
+	Instructions string `json:"instructions,omitempty"`
+	// Stream is kokoro's own: the audio streams as it is synthesized unless it is false. A
+	// wav answer is complete by default (its header then holds the real sizes): set it to true
+	// for a streamed wav.
+	Stream *bool `json:"stream,omitempty"`
+}
+
+// SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a
+// "speech.audio.delta" with the next bytes of audio in base64, then one "speech.audio.done".
+type SpeechAudioEvent struct {
+	Type  string       `json:"type"`
+	Audio string       `json:"audio,omitempty"`
+	Usage *SpeechUsage `json:"usage,omitempty"`
+}
+
+// SpeechUsage is the usage of a "speech.audio.done" event. Kokoro does not meter tokens: the
+// counts are zero.
+type SpeechUsage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	TotalTokens  int `json:"total_tokens"`
+}
+
+// SSE event types.
+const (
+	SSETypeAudioDelta = "speech.audio.delta"
+	SSETypeAudioDone  = "speech.audio.done"
+)
+
+// Model is one entry of GET /v1/models, as OpenAI's API lists models.
+type Model struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"` // "model"
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+// ModelList is the body of GET /v1/models.
+type ModelList struct {
+	Object string  `json:"object"` // "list"
+	Data   []Model `json:"data"`
+}
+
+// VoiceList is the body of GET /v1/audio/voices: the installed voices, and the OpenAI voice
+// names a request may use instead, with the voice each one speaks with.
+type VoiceList struct {
+	Voices  []string          `json:"voices"`
+	Aliases map[string]string `json:"aliases,omitempty"`
 }
 
 // WebSocket message types.

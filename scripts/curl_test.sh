@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # curl_test.sh — `kokoro serve` on the real model, driven by curl as a user would drive it:
 # the SageMaker contract (/ping, streamed and complete /invocations, stage markers), the
-# OpenAI route, bad input, /metrics and a SIGTERM drain. Needs the assets of `make setup`.
+# OpenAI route and its formats, bad input, /metrics and a SIGTERM drain. Needs the assets of
+# `make setup`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -90,7 +91,24 @@ code=$(curl -s --max-time 180 -o "$work/openai.wav" -w '%{http_code}' \
 	-d '{"model":"tts-1","input":"Hello from the speech route.","voice":"af_bella(2)+af_sky(1)","response_format":"wav"}' "$url/v1/audio/speech")
 [[ "$code" == 200 && "$(head -c 4 "$work/openai.wav")" == RIFF ]] || fail "OpenAI speech: $code"
 curl -s --max-time 10 "$url/v1/audio/voices" | grep -q '"af_heart"' || fail "voices list lacks af_heart"
-pass "OpenAI speech with a blended voice; voices list"
+curl -s --max-time 10 "$url/v1/audio/voices" | grep -q '"alloy":"af_alloy"' || fail "voices list lacks the OpenAI names"
+pass "OpenAI speech with a blended voice; voices list with the OpenAI names"
+
+# What an OpenAI client sends by default (no response_format) gets mp3, as from OpenAI; opus is
+# Ogg Opus; flac is FLAC. The wav of this route is complete, its sizes real.
+curl -s --max-time 180 -D "$work/mp3.headers" -o "$work/openai.mp3" \
+	-d '{"model":"tts-1","input":"Hello in mp3.","voice":"alloy"}' "$url/v1/audio/speech"
+grep -qi '^content-type: audio/mpeg' "$work/mp3.headers" || fail "default speech format: $(grep -i '^content-type' "$work/mp3.headers")"
+[[ "$(hex "$work/openai.mp3" 0 2)" == fff3 ]] || fail "mp3 body starts with $(hex "$work/openai.mp3" 0 4), not an MPEG-2 Layer III frame"
+curl -s --max-time 180 -o "$work/openai.opus" -d '{"input":"Hello in opus.","voice":"nova","response_format":"opus"}' "$url/v1/audio/speech"
+[[ "$(head -c 4 "$work/openai.opus")" == OggS && "$(dd if="$work/openai.opus" bs=1 skip=28 count=8 2>/dev/null)" == OpusHead ]] || fail "opus body is not Ogg Opus"
+curl -s --max-time 180 -o "$work/openai.flac" -d '{"input":"Hello in flac.","response_format":"flac"}' "$url/v1/audio/speech"
+[[ "$(head -c 4 "$work/openai.flac")" == fLaC ]] || fail "flac body is not FLAC"
+curl -s --max-time 180 -o "$work/openai2.wav" -d '{"input":"Real sizes.","response_format":"wav"}' "$url/v1/audio/speech"
+riff=$(od -An -tu4 -j4 -N4 "$work/openai2.wav" | tr -d ' ')
+((riff == $(stat -c %s "$work/openai2.wav") - 8)) || fail "speech route wav: RIFF size $riff"
+curl -s --max-time 10 "$url/v1/models" | grep -q '"object":"list"' || fail "/v1/models"
+pass "OpenAI route: mp3 by default, Ogg Opus, FLAC, complete wav, /v1/models"
 
 check() { # method path body want-status want-error
 	local out code
@@ -100,6 +118,10 @@ check() { # method path body want-status want-error
 	pass "$1 $2 → $4 $5"
 }
 check POST /invocations '{"text":""}' 400 empty_text
+check POST /invocations '{"text":"---"}' 400 empty_text
+check POST /v1/audio/speech '{"input":"😀 你好"}' 400 empty_text
+check POST /v1/audio/speech '{"input":"hi","response_format":"aac"}' 400 unsupported_format
+check POST /invocations "{\"text\":\"hi\",\"request_id\":\"$(printf 'x%.0s' $(seq 300))\"}" 400 invalid_request_id
 check POST /invocations '{"text":' 400 invalid_json
 check POST /invocations '{"text":"hi","voice":"xx_nobody"}' 400 unknown_voice
 check POST /invocations '{"text":"hi","speed":5}' 400 invalid_speed

@@ -8,14 +8,18 @@
 // answers 503 until it is loaded and warmed. Every request is decoded and validated before an
 // admission gate (MaxQueueDepth) lets it in, so a client error or a rejection is a status code
 // and costs no model work; after the first audio byte an error can only cut the stream short.
-// All transports stream through one callback, func(tts.Chunk) error: chunked HTTP writes,
-// WebSocket binary frames and the buffer behind a complete WAV.
+// All transports stream through one callback, func(tts.Chunk) error: chunked HTTP writes
+// through the format's encoder (audio/codec: wav, pcm, mp3, opus, flac), WebSocket binary
+// frames of PCM, and the buffer behind a complete file. voices.go maps OpenAI's voice names;
+// drain.go shuts down within the drain budget, cutting what does not fit detectably.
 //
 // # WebSocket sessions
 //
 // A session speaks utterances one after another, in the order they arrive, so binary PCM
-// frames never interleave; each utterance is framed by a synthesis_start and a
-// synthesis_complete (with cancelled set when it was stopped) or an error message. Client
+// frames never interleave; each admitted utterance is framed by a synthesis_start and a
+// synthesis_complete (with cancelled set when it was stopped, in the queue too) or an error
+// message, and a message refused before admission gets one error message. A text frame that
+// is not UTF-8 closes the session with 1007. Client
 // messages arrive as text or binary frames holding JSON:
 //
 //	{"text":"…","voice":"…","speed":1,"request_id":"a"}   speak a complete text (type "speak")

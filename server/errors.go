@@ -9,24 +9,28 @@ import (
 	"strconv"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio/codec"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
 // Client errors decided by the server itself, before the engine sees the request.
 var (
-	errBadJSON        = errors.New("malformed JSON body")
-	errBodyTooLarge   = errors.New("request body too large")
-	errBodyTimeout    = errors.New("request body too slow")
-	errStale          = errors.New("request is stale")
-	errBadFormat      = errors.New("unsupported format")
-	errBadLang        = errors.New("unsupported lang")
-	errBadModel       = errors.New("unsupported model")
-	errMethod         = errors.New("method not allowed")
-	errNotReady       = errors.New("model is not loaded yet")
-	errShuttingDown   = errors.New("server is shutting down")
-	errUnknownMessage = errors.New("unknown message type")
-	errDuplicateID    = errors.New("request_id is already in use in this session")
-	errClientWrite    = errors.New("client stopped reading") // a write to the client failed or stalled
+	errBadJSON         = errors.New("malformed JSON body")
+	errBodyTooLarge    = errors.New("request body too large")
+	errBodyTimeout     = errors.New("request body too slow")
+	errStale           = errors.New("request is stale")
+	errBadFormat       = errors.New("unsupported format")
+	errBadLang         = errors.New("unsupported lang")
+	errBadModel        = errors.New("unsupported model")
+	errBadStreamFormat = errors.New("unsupported stream_format")
+	errBadRequestID    = errors.New("invalid request_id")
+	errBadTimestamp    = errors.New("invalid request_timestamp")
+	errMethod          = errors.New("method not allowed")
+	errNotReady        = errors.New("model is not loaded yet")
+	errShuttingDown    = errors.New("server is shutting down")
+	errUnknownMessage  = errors.New("unknown message type")
+	errDuplicateID     = errors.New("request_id is already in use in this session")
+	errClientWrite     = errors.New("client stopped reading") // a write to the client failed or stalled
 )
 
 // httpError is what a failed request is told: a status and a JSON body.
@@ -76,8 +80,16 @@ func classify(err error) httpError {
 		return e(http.StatusBadRequest, api.ErrInvalidSpeed, OutcomeClientError)
 	case errors.Is(err, errBadFormat):
 		h := e(http.StatusBadRequest, api.ErrUnsupportedFormat, OutcomeClientError)
-		h.body.Valid = append([]string(nil), formats...)
+		h.body.Valid = codec.Names()
 		return h
+	case errors.Is(err, errBadStreamFormat):
+		h := e(http.StatusBadRequest, api.ErrUnsupportedStream, OutcomeClientError)
+		h.body.Valid = append([]string(nil), streamFormats...)
+		return h
+	case errors.Is(err, errBadRequestID):
+		return e(http.StatusBadRequest, api.ErrInvalidRequestID, OutcomeClientError)
+	case errors.Is(err, errBadTimestamp):
+		return e(http.StatusBadRequest, api.ErrInvalidTimestamp, OutcomeClientError)
 	case errors.Is(err, errBadLang):
 		h := e(http.StatusBadRequest, api.ErrUnsupportedLang, OutcomeClientError)
 		h.body.Valid = append([]string(nil), langs...)

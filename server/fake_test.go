@@ -11,9 +11,11 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -34,12 +36,17 @@ type fakeSynth struct {
 	hold  chan struct{} // when set, every chunk also waits for it to be closed
 	calls atomic.Int64
 	fail  atomic.Bool
+	mu    sync.Mutex
+	speed float32 // of the last chunk
 }
 
 func (f *fakeSynth) Slots() int { return f.slots }
 
-func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, _ float32) ([]float32, error) {
+func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, speed float32) ([]float32, error) {
 	f.calls.Add(1)
+	f.mu.Lock()
+	f.speed = speed
+	f.mu.Unlock()
 	if f.hold != nil {
 		select {
 		case <-f.hold:
@@ -77,8 +84,8 @@ func (v fakeVoices) Style(spec string, _ int) ([]float32, error) {
 
 func (v fakeVoices) Names() []string { return v.names }
 
-// fakePhonemizer makes one chunk per sentence with one id per letter, so tests control the
-// number of chunks with punctuation and their length with the text.
+// fakePhonemizer makes one chunk per sentence with one id per letter or digit, so tests
+// control the number of chunks with punctuation and their length with the text.
 type fakePhonemizer struct{}
 
 func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chunk, error) {
@@ -89,7 +96,7 @@ func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chun
 		start = end
 		var ids []int64
 		for _, r := range s {
-			if r != ' ' && !strings.ContainsRune(".!?,;:", r) {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
 				ids = append(ids, 43)
 			}
 		}
@@ -103,6 +110,10 @@ func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chun
 		}
 	}
 	flush(len(text))
+	if len(out) == 0 {
+		// The real phonemizer's answer to text with nothing to say ("#", "---", "|").
+		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", phonemize.ErrEmptyText)
+	}
 	return out, nil
 }
 

@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -11,7 +14,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/audio/codec"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -51,11 +54,36 @@ func (s *Server) handlePing(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// handleVoices lists the voices a request may name (blends of them are accepted too).
+// handleVoices lists the voices a request may name (blends of them are accepted too) and the
+// OpenAI names that stand for them.
 func (s *Server) handleVoices(w http.ResponseWriter, r *http.Request) {
 	if eng := s.engineFor(w, r, http.MethodGet); eng != nil {
-		writeJSON(w, http.StatusOK, map[string][]string{"voices": eng.VoiceNames()})
+		writeJSON(w, http.StatusOK, api.VoiceList{Voices: eng.VoiceNames(), Aliases: s.voices.table()})
 	}
+}
+
+// handleModels answers GET /v1/models and GET /v1/models/{id} as OpenAI's API does, so that
+// an OpenAI client can list what the speech route serves. Every name is the same model.
+func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+	if !allowMethod(w, r, http.MethodGet) {
+		return
+	}
+	model := func(id string) api.Model { return api.Model{ID: id, Object: "model", OwnedBy: "kokoro"} }
+	id := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, api.RouteOpenAIModels), "/")
+	if id == "" {
+		list := api.ModelList{Object: "list"}
+		for _, m := range openAIModels {
+			list.Data = append(list.Data, model(m))
+		}
+		writeJSON(w, http.StatusOK, list)
+		return
+	}
+	if !knownModel(id) {
+		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: api.ErrNotFound,
+			Message: fmt.Sprintf("no model %s; served: %s", clip(id), strings.Join(openAIModels, ", ")), Valid: openAIModels})
+		return
+	}
+	writeJSON(w, http.StatusOK, model(id))
 }
 
 // engineFor checks the method and returns the loaded engine; when either is wrong it answers
@@ -85,7 +113,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 		arrived := time.Now()
 		id := r.Header.Get(api.HeaderRequestID)
 		fail := func(err error) {
-			if id == "" {
+			if id == "" || checkRequestID(id) != nil {
 				id = newID()
 			}
 			h := classify(err)
@@ -94,6 +122,10 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			s.record(route, id, h, arrived, nil, tts.Stats{}, err)
 		}
 		if !allowMethod(w, r, http.MethodPost) {
+			return
+		}
+		if err := checkRequestID(id); err != nil {
+			fail(fmt.Errorf("%s header: %w", api.HeaderRequestID, err))
 			return
 		}
 		eng := s.engine()
@@ -131,7 +163,8 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 		}
 		syn.id, syn.req.ID, syn.arrived = id, id, arrived
 
-		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes()}
+		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes(), draining: s.draining.Load}
+		defer out.close()
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 		var buf collector
 		emit := out.emit
@@ -139,8 +172,14 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			emit = buf.emit
 		}
 		st, err := s.speak(r.Context(), eng, syn, emit)
+		if err == nil && syn.stream {
+			err = out.finish()
+		}
 		if err == nil && !syn.stream {
 			err = out.complete(buf.pcm, st)
+		}
+		if err != nil && errors.Is(context.Cause(r.Context()), errDrainCut) {
+			err = errDrainCut // not the client's cancellation: a 503 it can retry elsewhere
 		}
 		if err != nil {
 			if !out.started {
@@ -157,7 +196,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 }
 
 func (s *Server) limits() limits {
-	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now}
+	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve}
 }
 
 // speak admits syn and streams it through emit. Every transport takes this path, so the
@@ -227,59 +266,126 @@ func (s *Server) record(route, id string, h httpError, arrived time.Time, first 
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// httpAudio writes chunks to an HTTP response as they arrive. The status and headers go out
-// with the first chunk, so that an engine failure before any audio is still a 5xx.
+// httpAudio writes chunks to an HTTP response as they arrive, through the format's encoder.
+// The status and headers go out with the first chunk, so that an engine failure before any
+// audio is still a 5xx.
 type httpAudio struct {
 	w            http.ResponseWriter
 	rc           *http.ResponseController
 	syn          *synthesis
 	writeTimeout time.Duration
+	draining     func() bool
 	started      bool
 	first        *audioTimes
+	enc          codec.Encoder
 	buf          []byte
+	event        []byte
 }
 
 func (h *httpAudio) header(contentLength int) {
 	hd := h.w.Header()
-	hd.Set("Content-Type", contentType(h.syn.format))
+	hd.Set("Content-Type", h.syn.format.ContentType)
+	if h.syn.sse {
+		hd.Set("Content-Type", "text/event-stream")
+		hd.Set("Cache-Control", "no-cache")
+	}
 	hd.Set(api.HeaderRequestID, h.syn.id)
 	if contentLength >= 0 {
 		hd.Set("Content-Length", strconv.Itoa(contentLength))
+	}
+	if h.draining() {
+		hd.Set("Connection", "close")
 	}
 	h.w.WriteHeader(http.StatusOK)
 	h.started = true
 }
 
+// emit encodes and sends one chunk of a stream.
 func (h *httpAudio) emit(c tts.Chunk) error {
-	h.buf = h.buf[:0]
 	if !h.started {
-		h.header(-1)
-		if h.syn.format == api.FormatWAV {
-			h.buf = append(h.buf, audio.StreamingWAVHeader(audio.Mono24k)...)
+		enc, err := h.syn.format.New(-1)
+		if err != nil {
+			return err
 		}
+		h.enc = enc
+		h.header(-1)
 	}
-	h.buf = audio.AppendPCM16(h.buf, c.PCM)
+	var err error
+	if h.buf, err = h.enc.Write(h.buf[:0], c.PCM); err != nil {
+		return err
+	}
 	return h.write(c.PCM)
 }
 
-func (h *httpAudio) write(pcm []float32) error {
-	_ = h.rc.SetWriteDeadline(time.Now().Add(h.writeTimeout))
-	if _, err := h.w.Write(h.buf); err != nil {
-		return fmt.Errorf("%w: write audio: %v", errClientWrite, err)
+// finish sends the end of a stream: what the encoder still holds, and for server-sent events
+// the closing event.
+func (h *httpAudio) finish() error {
+	if h.enc == nil {
+		return nil
 	}
-	if err := h.rc.Flush(); err != nil {
-		return fmt.Errorf("%w: flush audio: %v", errClientWrite, err)
+	var err error
+	if h.buf, err = h.enc.Finish(h.buf[:0]); err != nil {
+		return err
+	}
+	if err := h.write(nil); err != nil {
+		return err
+	}
+	if h.syn.sse {
+		return h.sendEvent(api.SpeechAudioEvent{Type: api.SSETypeAudioDone, Usage: &api.SpeechUsage{}})
+	}
+	return nil
+}
+
+// write sends h.buf (as an audio event for server-sent events) and flushes it; pcm is what it
+// encodes, for the first-audio times.
+func (h *httpAudio) write(pcm []float32) error {
+	if len(h.buf) > 0 && h.syn.sse {
+		if err := h.sendEvent(api.SpeechAudioEvent{Type: api.SSETypeAudioDelta, Audio: base64.StdEncoding.EncodeToString(h.buf)}); err != nil {
+			return err
+		}
+	} else if err := h.send(h.buf); err != nil {
+		return err
 	}
 	h.first.wrote(pcm, time.Now())
 	return nil
 }
 
-// complete sends a whole file with the headers of the non-streaming contract.
+func (h *httpAudio) sendEvent(ev api.SpeechAudioEvent) error {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	h.event = append(append(append(h.event[:0], "data: "...), b...), "\n\n"...)
+	return h.send(h.event)
+}
+
+func (h *httpAudio) send(b []byte) error {
+	_ = h.rc.SetWriteDeadline(time.Now().Add(h.writeTimeout))
+	if len(b) > 0 {
+		if _, err := h.w.Write(b); err != nil {
+			return fmt.Errorf("%w: write audio: %v", errClientWrite, err)
+		}
+	}
+	if err := h.rc.Flush(); err != nil {
+		return fmt.Errorf("%w: flush audio: %v", errClientWrite, err)
+	}
+	return nil
+}
+
+// complete sends a whole file with the headers of the non-streaming contract. Its length is
+// known before the first byte leaves, so its header (a WAV's sizes, a FLAC's sample count)
+// is exact.
 func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
-	if h.syn.format == api.FormatWAV {
-		h.buf = audio.EncodeWAV(audio.Mono24k, pcm)
-	} else {
-		h.buf = audio.AppendPCM16(h.buf[:0], pcm)
+	enc, err := h.syn.format.New(len(pcm))
+	if err != nil {
+		return err
+	}
+	h.enc = enc
+	if h.buf, err = enc.Write(h.buf[:0], pcm); err != nil {
+		return err
+	}
+	if h.buf, err = enc.Finish(h.buf); err != nil {
+		return err
 	}
 	hd := h.w.Header()
 	hd.Set(api.HeaderAudioDur, strconv.FormatFloat(st.AudioDuration.Seconds(), 'f', 3, 64))
@@ -291,20 +397,17 @@ func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
 	return h.write(pcm)
 }
 
+// close frees the encoder.
+func (h *httpAudio) close() {
+	if h.enc != nil {
+		h.enc.Close()
+	}
+}
+
 // collector gathers a whole utterance for the non-streaming responses.
 type collector struct{ pcm []float32 }
 
 func (c *collector) emit(ch tts.Chunk) error {
 	c.pcm = append(c.pcm, ch.PCM...)
 	return nil
-}
-
-// pcmContentType describes the raw stream: PCM16 little-endian mono at the model's rate.
-var pcmContentType = fmt.Sprintf("audio/pcm;rate=%d;channels=1;encoding=s16le", api.SampleRate)
-
-func contentType(format string) string {
-	if format == api.FormatPCM {
-		return pcmContentType
-	}
-	return "audio/wav"
 }

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio/codec"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
 func testLimits() limits {
 	now := time.Unix(1_800_000_000, 0)
-	return limits{maxRequestAge: 56 * time.Second, now: func() time.Time { return now }}
+	return limits{maxRequestAge: 56 * time.Second, now: func() time.Time { return now }, voices: newVoiceAliases(DefaultVoiceAliases).resolve}
 }
 
 // checker is an engine of the fakes with a 1000-character limit, for the checks a request
@@ -44,10 +45,10 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		check      func(*synthesis) bool
 	}{
 		{"defaults", `{"text":"hi"}`, nil, func(s *synthesis) bool {
-			return s.format == "wav" && s.stream && s.req.Voice == api.DefaultVoice && s.req.Speed == nil
+			return s.format.Name == "wav" && s.stream && s.req.Voice == api.DefaultVoice && s.req.Speed == nil
 		}},
 		{"explicit fields", `{"text":"hi","voice":"af_bella","speed":0.5,"stream":false,"format":"PCM","lang":"en-GB","request_id":"x"}`, nil, func(s *synthesis) bool {
-			return s.format == "pcm" && !s.stream && s.req.Voice == "af_bella" && *s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
+			return s.format.Name == "pcm" && !s.stream && s.req.Voice == "af_bella" && *s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
 		}},
 		{"unknown fields are ignored", `{"text":"hi","temperature":3}`, nil, nil},
 		{"55 s old is fresh", `{"text":"hi","request_timestamp":1799999945}`, nil, nil},
@@ -59,10 +60,67 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		{"text limit counts runes", `{"text":"` + strings.Repeat("é", 1000) + `"}`, nil, nil},
 		{"text over the limit", `{"text":"` + strings.Repeat("é", 1001) + `"}`, tts.ErrTextTooLong, nil},
 		{"null text", `{"text":null}`, tts.ErrEmptyText, nil},
+		{"every format", `{"text":"hi","format":"opus"}`, nil, func(s *synthesis) bool { return s.format.Name == "opus" }},
+		{"aac has no encoder", `{"text":"hi","format":"aac"}`, errBadFormat, nil},
+		{"a minute ahead is clock skew", `{"text":"hi","request_timestamp":1800000059}`, nil, nil},
+		{"far in the future", `{"text":"hi","request_timestamp":1800003600}`, errBadTimestamp, nil},
+		{"milliseconds", `{"text":"hi","request_timestamp":1800000000000}`, errBadTimestamp, nil},
+		{"id at the limit", `{"text":"hi","request_id":"` + strings.Repeat("a", api.MaxRequestIDLen) + `"}`, nil, nil},
+		{"id over the limit", `{"text":"hi","request_id":"` + strings.Repeat("a", api.MaxRequestIDLen+1) + `"}`, errBadRequestID, nil},
+		{"id with a space", `{"text":"hi","request_id":"a b"}`, errBadRequestID, nil},
+		{"id with a newline", `{"text":"hi","request_id":"a\nb"}`, errBadRequestID, nil},
+		{"id not ASCII", `{"text":"hi","request_id":"é"}`, errBadRequestID, nil},
+		{"invalid UTF-8", "{\"text\":\"hi \xff\"}", errBadJSON, nil},
+		{"OpenAI voice names", `{"text":"hi","voice":"Shimmer"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_heart" }},
+		{"nothing speakable", `{"text":"😀 你好"}`, tts.ErrEmptyText, nil},
 	}
 	e := checker(t)
 	for _, tc := range cases {
 		s, err := decodeAndCheck(e, parseInvocation, []byte(tc.body))
+		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
+			continue
+		}
+		if tc.check != nil && !tc.check(s) {
+			t.Errorf("%s: got %+v", tc.name, s)
+		}
+	}
+}
+
+func TestParseSpeechFollowsOpenAI(t *testing.T) {
+	t.Parallel()
+	f := func(v float64) *float64 { return &v }
+	cases := []struct {
+		name, body string
+		err        error
+		check      func(*synthesis) bool
+	}{
+		{"mp3 by default, streamed", `{"model":"tts-1","input":"hi","voice":"alloy"}`, nil, func(s *synthesis) bool {
+			return s.format.Name == "mp3" && s.format.ContentType == "audio/mpeg" && s.stream && !s.sse && s.req.Voice == "af_alloy"
+		}},
+		{"wav is complete by default", `{"input":"hi","response_format":"wav"}`, nil, func(s *synthesis) bool { return !s.stream }},
+		{"wav streamed on request", `{"input":"hi","response_format":"wav","stream":true}`, nil, func(s *synthesis) bool { return s.stream }},
+		{"opus", `{"input":"hi","response_format":"opus"}`, nil, func(s *synthesis) bool {
+			return s.format.ContentType == "audio/ogg; codecs=opus" && s.stream
+		}},
+		{"flac", `{"input":"hi","response_format":"flac"}`, nil, func(s *synthesis) bool { return s.format.Name == "flac" }},
+		{"aac is refused", `{"input":"hi","response_format":"aac"}`, errBadFormat, nil},
+		{"sse", `{"input":"hi","stream_format":"sse","response_format":"wav"}`, nil, func(s *synthesis) bool { return s.sse && s.stream }},
+		{"audio stream format", `{"input":"hi","stream_format":"audio"}`, nil, func(s *synthesis) bool { return !s.sse }},
+		{"unknown stream format", `{"input":"hi","stream_format":"websocket"}`, errBadStreamFormat, nil},
+		{"instructions are accepted", `{"input":"hi","instructions":"Speak like a pirate."}`, nil, nil},
+		{"speed 0.25 is clamped to 0.5", `{"input":"hi","speed":0.25}`, nil, func(s *synthesis) bool { return *s.req.Speed == 0.5 }},
+		{"speed 4 is clamped to 2", `{"input":"hi","speed":4}`, nil, func(s *synthesis) bool { return *s.req.Speed == 2 }},
+		{"speed 1.5 is kept", `{"input":"hi","speed":1.5}`, nil, func(s *synthesis) bool { return *s.req.Speed == *f(1.5) }},
+		{"speed 0.2 is refused", `{"input":"hi","speed":0.2}`, tts.ErrBadSpeed, nil},
+		{"speed 4.5 is refused", `{"input":"hi","speed":4.5}`, tts.ErrBadSpeed, nil},
+		{"blend of OpenAI names", `{"input":"hi","voice":"nova(2)+onyx(1)"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_nova(2)+am_fenrir(1)" }},
+		{"unknown model", `{"model":"whisper-1","input":"hi"}`, errBadModel, nil},
+	}
+	e := tts.New(tts.Config{}, fakePhonemizer{}, &fakeSynth{slots: 1}, fakeVoices{append(testVoices, "af_alloy", "af_nova", "am_fenrir")})
+	defer e.Close()
+	for _, tc := range cases {
+		s, err := decodeAndCheck(e, parseSpeech, []byte(tc.body))
 		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
 			continue
@@ -91,6 +149,8 @@ func TestParseClientMessage(t *testing.T) {
 		{`[]`, "", errBadJSON},
 		{`{"text":"a"}{}`, "", errBadJSON},
 		{`{"speed":"fast","text":"a"}`, "", errBadJSON},
+		{`{"text":"a","request_id":"` + strings.Repeat("x", 100_000) + `"}`, "", errBadRequestID},
+		{"{\"text\":\"a \xc3\"}", "", errBadJSON},
 	}
 	for _, tc := range cases {
 		m, err := parseClientMessage([]byte(tc.in))
@@ -100,6 +160,9 @@ func TestParseClientMessage(t *testing.T) {
 		}
 		if err == nil && m.Type != tc.typ {
 			t.Errorf("%s: type %q, want %q", tc.in, m.Type, tc.typ)
+		}
+		if err != nil && m.RequestID != "" && checkRequestID(m.RequestID) != nil {
+			t.Errorf("%.40s: an invalid request id would be echoed", tc.in)
 		}
 	}
 }
@@ -125,8 +188,11 @@ func FuzzParseInvocation(f *testing.F) {
 			if s.req.Speed != nil && !(*s.req.Speed >= api.MinSpeed && *s.req.Speed <= api.MaxSpeed) {
 				t.Fatalf("accepted speed %v", *s.req.Speed)
 			}
-			if s.format != "wav" && s.format != "pcm" {
-				t.Fatalf("accepted format %q", s.format)
+			if !codec.Known(s.format.Name) {
+				t.Fatalf("accepted format %q", s.format.Name)
+			}
+			if checkRequestID(s.id) != nil {
+				t.Fatalf("accepted request id %q", s.id)
 			}
 		}
 	})
@@ -138,6 +204,9 @@ func FuzzParseClientMessage(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseClientMessage(b)
+		if checkRequestID(m.RequestID) != nil {
+			t.Fatalf("request id %q would be echoed", m.RequestID)
+		}
 		if err != nil {
 			if classify(err).status >= 500 {
 				t.Fatalf("message error %v maps to a 5xx", err)

@@ -100,7 +100,28 @@ func TestRealModelInvocationReturnsSpeech(t *testing.T) {
 	if lo, hi := float64(words)/5, float64(words)/1.5; dur < lo || dur > hi {
 		t.Errorf("%.2f s of audio for %d words, want %.1f–%.1f s", dur, words, lo, hi)
 	}
+	speechLike(t, "invocation", pcm)
+	exp := scrape(t, h.url)
+	if got := metricValue(t, exp, `kokoro_requests_total{outcome="ok",route="invocations"}`); got != 1 {
+		t.Errorf("/metrics ok requests = %v, want 1", got)
+	}
+	if got := metricValue(t, exp, `kokoro_audio_seconds_total{route="invocations"}`); math.Abs(got-dur) > 0.01 {
+		t.Errorf("/metrics audio seconds = %v, want %.3f", got, dur)
+	}
+	if got := metricValue(t, exp, `kokoro_chunk_model_seconds_count`); got < float64(st.Chunks) {
+		t.Errorf("/metrics chunk count = %v, want at least %d", got, st.Chunks)
+	}
+}
+
+// speechLike fails the test unless pcm is mostly sound with syllable-rate swings in loudness:
+// neither silence, nor a steady tone, nor steady noise.
+func speechLike(t *testing.T, what string, pcm []float32) {
+	t.Helper()
 	rms := frameRMS(pcm)
+	if len(rms) == 0 {
+		t.Errorf("%s: no audio", what)
+		return
+	}
 	var voiced int
 	var mean, sq float64
 	for _, r := range rms {
@@ -112,20 +133,23 @@ func TestRealModelInvocationReturnsSpeech(t *testing.T) {
 	}
 	mean /= float64(len(rms))
 	cv := math.Sqrt(sq/float64(len(rms))-mean*mean) / mean
-	// Speech is mostly sound with syllable-rate swings in loudness: neither silence, nor a
-	// steady tone, nor steady noise.
 	if frac := float64(voiced) / float64(len(rms)); frac < 0.4 || cv < 0.3 {
-		t.Errorf("audio does not look like speech: %.0f%% of frames audible, loudness variation %.2f", 100*frac, cv)
+		t.Errorf("%s does not look like speech: %.0f%% of frames audible, loudness variation %.2f", what, 100*frac, cv)
 	}
-	exp := scrape(t, h.url)
-	if got := metricValue(t, exp, `kokoro_requests_total{outcome="ok",route="invocations"}`); got != 1 {
-		t.Errorf("/metrics ok requests = %v, want 1", got)
-	}
-	if got := metricValue(t, exp, `kokoro_audio_seconds_total{route="invocations"}`); math.Abs(got-dur) > 0.01 {
-		t.Errorf("/metrics audio seconds = %v, want %.3f", got, dur)
-	}
-	if got := metricValue(t, exp, `kokoro_chunk_model_seconds_count`); got < float64(st.Chunks) {
-		t.Errorf("/metrics chunk count = %v, want at least %d", got, st.Chunks)
+}
+
+// The official OpenAI SDK against the real model: what it asks for by default (mp3) and Ogg
+// Opus decode, here, to speech of a plausible length.
+func TestRealModelOpenAIClient(t *testing.T) {
+	h, _ := realHarness(t)
+	_, out := runPython(t, h, "openai_sdk.py", "real", nil)
+	for file, format := range map[string]string{"real.mp3": api.FormatMP3, "real.opus": api.FormatOpus, "real.flac": api.FormatFLAC} {
+		pcm := decodeAudio(t, format, readOut(t, out, file))
+		// Eight words: about 2–4 words a second.
+		if dur := float64(len(pcm)) / api.SampleRate; dur < 8.0/5 || dur > 8/1.5 {
+			t.Errorf("%s: %.2f s for eight words", file, dur)
+		}
+		speechLike(t, file, pcm)
 	}
 }
 

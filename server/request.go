@@ -12,19 +12,27 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio/codec"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
 // Values a request may choose from; error bodies list them.
 var (
-	formats      = []string{api.FormatWAV, api.FormatPCM}
-	langs        = []string{api.LangUS, api.LangGB}
-	openAIModels = []string{"kokoro", "tts-1", "tts-1-hd", "gpt-4o-mini-tts"}
+	langs         = []string{api.LangUS, api.LangGB}
+	openAIModels  = []string{"kokoro", "tts-1", "tts-1-hd", "gpt-4o-mini-tts"}
+	streamFormats = []string{api.StreamFormatAudio, api.StreamFormatSSE}
 )
+
+// maxClockSkew is how far in the future a request_timestamp may lie: clocks disagree by
+// seconds, not minutes. A timestamp further ahead is a client bug (often milliseconds sent as
+// seconds) and would make the staleness check meaningless.
+const maxClockSkew = time.Minute
 
 // Route labels of the metrics and logs.
 const (
@@ -39,8 +47,9 @@ type synthesis struct {
 	route   string // metrics label
 	id      string
 	req     tts.Request
-	format  string // api.FormatWAV | api.FormatPCM
+	format  codec.Format
 	stream  bool
+	sse     bool // answer as server-sent events (stream_format "sse")
 	arrived time.Time
 }
 
@@ -48,6 +57,7 @@ type synthesis struct {
 type limits struct {
 	maxRequestAge time.Duration // 0 = never stale
 	now           func() time.Time
+	voices        func(string) string // maps OpenAI voice names to Kokoro voices
 }
 
 // readBody reads a body wrapped by http.MaxBytesReader, naming the limit when it is hit.
@@ -66,7 +76,9 @@ func readBody(r io.Reader, max int64) ([]byte, error) {
 	return b, nil
 }
 
-// decodeStrict decodes exactly one JSON object into v.
+// decodeStrict decodes exactly one JSON object into v. JSON is UTF-8 (RFC 8259): a body that
+// is not is refused rather than decoded with replacement characters, which the voice would
+// read out.
 func decodeStrict(b []byte, v any) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -74,6 +86,9 @@ func decodeStrict(b []byte, v any) error {
 	}
 	if b[0] != '{' {
 		return fmt.Errorf("%w: the body must be a JSON object", errBadJSON)
+	}
+	if !utf8.Valid(b) {
+		return fmt.Errorf("%w: the body is not valid UTF-8 (byte %d)", errBadJSON, invalidUTF8At(b))
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(v); err != nil {
@@ -85,62 +100,191 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
+// invalidUTF8At is the offset of the first byte that is not valid UTF-8.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// checkRequestID bounds and validates a client's request id before anything echoes or logs
+// it: at most api.MaxRequestIDLen bytes of visible ASCII. The message quotes none of it.
+func checkRequestID(id string) error {
+	if len(id) > api.MaxRequestIDLen {
+		return fmt.Errorf("%w: %d bytes, the limit is %d", errBadRequestID, len(id), api.MaxRequestIDLen)
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c < 0x21 || c > 0x7e {
+			return fmt.Errorf("%w: byte %d is %#02x; ids are visible ASCII (0x21-0x7e)", errBadRequestID, i, c)
+		}
+	}
+	return nil
+}
+
+// maxVoiceSpec bounds a voice spec: a blend of a dozen voices with weights fits many times.
+const maxVoiceSpec = 256
+
+// checkVoiceSpec refuses a voice spec too long to be one, before its name is quoted in an
+// error message and a log line.
+func checkVoiceSpec(v string) error {
+	if len(v) > maxVoiceSpec {
+		return fmt.Errorf("%w: a voice spec of %d bytes, the limit is %d", tts.ErrUnknownVoice, len(v), maxVoiceSpec)
+	}
+	return nil
+}
+
+// clip quotes a client's value for an error message and the log, at most 64 bytes of it.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(strings.ToValidUTF8(s[:max], "")) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// checkTimestamp refuses a request_timestamp that is not a time, lies in the future beyond
+// clock skew, or (with a limit) is older than the limit.
+func checkTimestamp(ts *float64, lim limits) error {
+	if ts == nil {
+		return nil
+	}
+	if math.IsNaN(*ts) || math.IsInf(*ts, 0) {
+		return fmt.Errorf("%w: request_timestamp %v is not a time", errBadTimestamp, *ts)
+	}
+	// In float seconds: a timestamp far outside time.Time's range must still compare.
+	age := float64(lim.now().UnixNano())/1e9 - *ts
+	if -age > maxClockSkew.Seconds() {
+		hint := ""
+		if *ts > 1e11 {
+			hint = " (it looks like milliseconds; the field is unix seconds)"
+		}
+		return fmt.Errorf("%w: request_timestamp is %.0f s in the future%s", errBadTimestamp, -age, hint)
+	}
+	if lim.maxRequestAge > 0 && age > lim.maxRequestAge.Seconds() {
+		return fmt.Errorf("%w: request_timestamp is %.1f s old, the limit is %.0f s", errStale, age, lim.maxRequestAge.Seconds())
+	}
+	return nil
+}
+
+// lookupFormat finds the encoder a request's format names.
+func lookupFormat(name string) (codec.Format, error) {
+	f, err := codec.Lookup(strings.ToLower(name))
+	if errors.Is(err, codec.ErrNoEncoder) {
+		return f, fmt.Errorf("%w: %s has no encoder in this build (no maintained AAC encoder ships in Debian's main archive); supported: %s",
+			errBadFormat, clip(name), strings.Join(codec.Names(), ", "))
+	}
+	if err != nil {
+		return f, fmt.Errorf("%w: %s; supported: %s", errBadFormat, clip(name), strings.Join(codec.Names(), ", "))
+	}
+	return f, nil
+}
+
 // parseInvocation decodes a POST /invocations body and applies the route's own checks.
 func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	var in api.InvocationRequest
 	if err := decodeStrict(b, &in); err != nil {
 		return nil, err
 	}
-	if in.RequestTimestamp != nil && lim.maxRequestAge > 0 {
-		ts := *in.RequestTimestamp
-		if math.IsNaN(ts) || math.IsInf(ts, 0) {
-			return nil, fmt.Errorf("%w: request_timestamp %v is not a time", errStale, ts)
-		}
-		// In float seconds: a timestamp far outside time.Time's range must still compare.
-		age := float64(lim.now().UnixNano())/1e9 - ts
-		if age > lim.maxRequestAge.Seconds() {
-			return nil, fmt.Errorf("%w: request_timestamp is %.1f s old, the limit is %.0f s", errStale, age, lim.maxRequestAge.Seconds())
-		}
+	if err := checkRequestID(in.RequestID); err != nil {
+		return nil, err
 	}
-	s := &synthesis{route: labelInvocations, id: in.RequestID, format: api.DefaultFormat, stream: true}
+	if err := checkTimestamp(in.RequestTimestamp, lim); err != nil {
+		return nil, err
+	}
+	s := &synthesis{route: labelInvocations, id: in.RequestID, stream: true}
 	if in.Stream != nil {
 		s.stream = *in.Stream
 	}
+	name := api.DefaultFormat
 	if in.Format != "" {
-		s.format = strings.ToLower(in.Format)
+		name = in.Format
 	}
-	if !slices.Contains(formats, s.format) {
-		return nil, fmt.Errorf("%w: %q; supported: %s", errBadFormat, in.Format, strings.Join(formats, ", "))
+	var err error
+	if s.format, err = lookupFormat(name); err != nil {
+		return nil, err
 	}
 	if in.Lang != "" && !slices.Contains(langs, strings.ToLower(in.Lang)) {
-		return nil, fmt.Errorf("%w: %q; supported: %s", errBadLang, in.Lang, strings.Join(langs, ", "))
+		return nil, fmt.Errorf("%w: %s; supported: %s", errBadLang, clip(in.Lang), strings.Join(langs, ", "))
 	}
-	s.req = tts.Request{Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: strings.ToLower(in.Lang)}
+	if err := checkVoiceSpec(in.Voice); err != nil {
+		return nil, err
+	}
+	s.req = tts.Request{Text: in.Text, Voice: lim.voice(in.Voice), Speed: in.Speed, Lang: strings.ToLower(in.Lang)}
 	return s, nil
 }
 
 // parseSpeech decodes an OpenAI-compatible POST /v1/audio/speech body and applies the route's
-// own checks.
-func parseSpeech(b []byte, _ limits) (*synthesis, error) {
+// own checks: OpenAI's defaults (mp3), voice names and speed range, and its stream formats.
+func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	var in api.SpeechRequest
 	if err := decodeStrict(b, &in); err != nil {
 		return nil, err
 	}
-	if in.Model != "" && !slices.Contains(openAIModels, in.Model) && !strings.HasPrefix(in.Model, "kokoro") {
-		return nil, fmt.Errorf("%w: %q; supported: %s", errBadModel, in.Model, strings.Join(openAIModels, ", "))
+	if in.Model != "" && !knownModel(in.Model) {
+		return nil, fmt.Errorf("%w: %s; supported: %s", errBadModel, clip(in.Model), strings.Join(openAIModels, ", "))
 	}
-	s := &synthesis{route: labelSpeech, format: api.DefaultFormat, stream: true}
-	if in.Stream != nil {
-		s.stream = *in.Stream
-	}
+	s := &synthesis{route: labelSpeech}
+	name := api.DefaultSpeechFormat
 	if in.ResponseFormat != "" {
-		s.format = strings.ToLower(in.ResponseFormat)
+		name = in.ResponseFormat
 	}
-	if !slices.Contains(formats, s.format) {
-		return nil, fmt.Errorf("%w: %q; supported: %s", errBadFormat, in.ResponseFormat, strings.Join(formats, ", "))
+	var err error
+	if s.format, err = lookupFormat(name); err != nil {
+		return nil, err
 	}
-	s.req = tts.Request{Text: in.Input, Voice: in.Voice, Speed: in.Speed}
+	switch strings.ToLower(in.StreamFormat) {
+	case "", api.StreamFormatAudio:
+	case api.StreamFormatSSE:
+		s.sse = true
+	default:
+		return nil, fmt.Errorf("%w: %s; supported: %s", errBadStreamFormat, clip(in.StreamFormat), strings.Join(streamFormats, ", "))
+	}
+	// Every format streams, except that a wav is complete unless asked for as a stream: a
+	// complete wav's header holds the real sizes, which Python's wave module and others trust.
+	s.stream = s.format.Name != api.FormatWAV || s.sse
+	if in.Stream != nil {
+		s.stream = *in.Stream || s.sse
+	}
+	speed, err := openAISpeed(in.Speed)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkVoiceSpec(in.Voice); err != nil {
+		return nil, err
+	}
+	s.req = tts.Request{Text: in.Input, Voice: lim.voice(in.Voice), Speed: speed}
 	return s, nil
+}
+
+// knownModel reports a model name the speech route serves.
+func knownModel(name string) bool {
+	return slices.Contains(openAIModels, name) || strings.HasPrefix(name, "kokoro")
+}
+
+// openAISpeed accepts OpenAI's speed range and clamps it to the model's: Kokoro's speech at
+// 0.25 or 4 is not intelligible, so the nearest speed it speaks well is used instead.
+func openAISpeed(v *float64) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if !(*v >= api.OpenAIMinSpeed && *v <= api.OpenAIMaxSpeed) {
+		return nil, fmt.Errorf("%w: %g is not in [%g, %g]", tts.ErrBadSpeed, *v, api.OpenAIMinSpeed, api.OpenAIMaxSpeed)
+	}
+	c := min(max(*v, api.MinSpeed), api.MaxSpeed)
+	return &c, nil
+}
+
+// voice maps a voice spec through the OpenAI names; nil maps nothing.
+func (l limits) voice(spec string) string {
+	if l.voices == nil {
+		return spec
+	}
+	return l.voices(spec)
 }
 
 // newID makes a request id for a client that sent none.

@@ -48,8 +48,14 @@ type Config struct {
 	WriteTimeout  time.Duration // longest a single write may stall on a slow client; default 15 s
 	IdleTimeout   time.Duration // keep-alive connections; default 120 s
 	WSIdleTimeout time.Duration // a WebSocket session with no frame from the client; default 5 min
-	DrainTimeout  time.Duration // after the context ends, time allowed for in-flight work; default 25 s
-	RetryAfter    time.Duration // Retry-After on 503; default 1 s
+	// DrainTimeout is the whole shutdown budget, from the context's end to Serve's return:
+	// admitted work may finish until cutGrace before it, then what is left is cut in a way
+	// each client can detect. Default 25 s, inside the 30 s SageMaker waits after SIGTERM.
+	DrainTimeout time.Duration
+	// VoiceAliases maps voice names a request may use (OpenAI's) to Kokoro voices or blends;
+	// nil means DefaultVoiceAliases. Names are matched without regard to case.
+	VoiceAliases map[string]string
+	RetryAfter   time.Duration // Retry-After on 503; default 1 s
 
 	Registry *prometheus.Registry // nil = a new registry with the Go and process collectors
 	Logger   *slog.Logger         // nil = JSON on stderr
@@ -75,10 +81,14 @@ type Server struct {
 	served   atomic.Bool
 
 	// active counts running handlers, WebSocket sessions included (hijacked connections are
-	// invisible to http.Server.Shutdown, so the server tracks them itself).
+	// invisible to http.Server.Shutdown, so the server tracks them itself); busy is the same
+	// count, readable.
 	activeMu sync.Mutex
 	active   sync.WaitGroup
+	busy     atomic.Int64
 	stopped  bool
+
+	voices *voiceAliases
 }
 
 type engineBox struct{ Engine }
@@ -133,6 +143,11 @@ func New(cfg Config) (*Server, error) {
 		ready:   make(chan struct{}),
 		drainCh: make(chan struct{}),
 	}
+	aliases := cfg.VoiceAliases
+	if aliases == nil {
+		aliases = DefaultVoiceAliases
+	}
+	s.voices = newVoiceAliases(aliases)
 	s.handler = s.routes()
 	return s, nil
 }
@@ -156,6 +171,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteInvocations, s.handleSynthesis(labelInvocations, parseInvocation))
 	mux.HandleFunc(api.RouteOpenAISpeech, s.handleSynthesis(labelSpeech, parseSpeech))
 	mux.HandleFunc(api.RouteOpenAIVoices, s.handleVoices)
+	mux.HandleFunc(api.RouteOpenAIModels, s.handleModels)
+	mux.HandleFunc(api.RouteOpenAIModels+"/", s.handleModels)
 	mux.HandleFunc(api.RouteBidiStream, s.handleBidi)
 	mux.Handle(api.RouteMetrics, methods(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg}), http.MethodGet))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -166,7 +183,12 @@ func (s *Server) routes() http.Handler {
 			writeError(w, classify(errShuttingDown), s.retryAfter())
 			return
 		}
-		defer s.active.Done()
+		defer s.leave()
+		if s.draining.Load() {
+			// A draining server keeps answering (503s, /ping "draining") but lets no
+			// connection linger for more.
+			w.Header().Set("Connection", "close")
+		}
 		mux.ServeHTTP(w, r)
 	})
 }
@@ -179,7 +201,13 @@ func (s *Server) enter() bool {
 		return false
 	}
 	s.active.Add(1)
+	s.busy.Add(1)
 	return true
+}
+
+func (s *Server) leave() {
+	s.busy.Add(-1)
+	s.active.Done()
 }
 
 func (s *Server) retryAfter() int {
@@ -195,9 +223,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return errors.New("server: Serve called twice")
 	}
 	// Request contexts descend from hard, which is cancelled only when draining runs out of
-	// time: a SIGTERM must not cut short the work it is supposed to drain.
-	hard, hardCancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer hardCancel()
+	// time (with errDrainCut as its cause): a SIGTERM must not cut short the work it is
+	// supposed to drain.
+	hard, hardCancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer hardCancel(nil)
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: s.cfg.ReadTimeout,
@@ -243,6 +272,7 @@ wait:
 				break wait
 			}
 			engine = &l
+			s.warnAliases(l.eng)
 			s.eng.Store(&engineBox{l.eng})
 			s.metrics.Ready.Set(1)
 			close(s.ready)
@@ -251,36 +281,8 @@ wait:
 		}
 	}
 
-	// Drain: refuse new work, let admitted work finish, then cut what is left.
-	s.draining.Store(true)
-	s.metrics.Ready.Set(0)
-	close(s.drainCh)
-	loadCancel()
-	s.log.Info("draining", "in_flight", s.gate.depth(), "timeout_s", s.cfg.DrainTimeout.Seconds())
-	drainCtx, drainCancel := context.WithTimeout(context.Background(), s.cfg.DrainTimeout)
-	defer drainCancel()
-	if err := hs.Shutdown(drainCtx); err != nil {
-		s.log.Warn("drain timed out; cancelling in-flight work", "in_flight", s.gate.depth())
-		hardCancel()
-		_ = hs.Close()
-	}
-	// Sessions (hijacked) and handlers cut by Close: wait for them, cancelling at the deadline.
-	handlersDone := make(chan struct{})
-	go func() {
-		s.activeMu.Lock()
-		s.stopped = true
-		s.activeMu.Unlock()
-		s.active.Wait()
-		close(handlersDone)
-	}()
-	select {
-	case <-handlersDone:
-	case <-drainCtx.Done():
-		s.log.Warn("drain timed out; cancelling WebSocket sessions", "in_flight", s.gate.depth())
-		hardCancel()
-		<-handlersDone
-	}
-	hardCancel()
+	s.drain(hs, hardCancel)
+	hardCancel(nil)
 	if serveErr != nil {
 		if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) && result == nil {
 			result = fmt.Errorf("serve: %w", err)

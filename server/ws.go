@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -69,8 +71,16 @@ type session struct {
 
 func (ss *session) run(c *websocket.Conn) {
 	defer ss.conn.close()
-	// A cancelled session must not leave the reader blocked on a silent client.
-	stop := context.AfterFunc(ss.ctx, func() { ss.conn.timer.cut(time.Now()) })
+	// A cancelled session must not leave the reader blocked on a silent client. A session cut
+	// by the drain is the exception: its speaker tells the client and sends the close frame,
+	// and the socket closes at the latest when the client has had time to answer it.
+	stop := context.AfterFunc(ss.ctx, func() {
+		if ss.drainCut() {
+			ss.conn.timer.cut(time.Now().Add(2 * closeGrace))
+			return
+		}
+		ss.conn.timer.cut(time.Now())
+	})
 	defer stop()
 	c.SetReadLimit(ss.srv.cfg.MaxBodyBytes)
 	c.SetPongHandler(func(string) error {
@@ -83,8 +93,8 @@ func (ss *session) run(c *websocket.Conn) {
 		defer close(speakerDone)
 		ss.speakLoop()
 	}()
-	graceful := ss.readLoop(c)
-	if !graceful {
+	end := ss.readLoop(c)
+	if end == endGone {
 		ss.cancel()
 	}
 	ss.queue.close()
@@ -92,9 +102,9 @@ func (ss *session) run(c *websocket.Conn) {
 	for _, u := range ss.queue.rest() { // left behind by a speaker that stopped for a drain
 		ss.finish(u)
 	}
-	if graceful && ss.ctx.Err() == nil {
-		ss.conn.goodbye(websocket.CloseNormalClosure, "")
-		for { // wait for the client's close frame, or closeGrace
+	if end != endGone && ss.ctx.Err() == nil {
+		ss.conn.goodbye(websocket.CloseNormalClosure, "") // a no-op after an earlier close frame
+		for {                                             // wait for the client's close frame, or closeGrace
 			if _, _, err := c.NextReader(); err != nil {
 				break
 			}
@@ -103,9 +113,21 @@ func (ss *session) run(c *websocket.Conn) {
 	ss.cancel()
 }
 
-// readLoop handles client messages until the client closes (true when it asked to with
-// {"type":"close"}) or the connection fails.
-func (ss *session) readLoop(c *websocket.Conn) bool {
+// drainCut reports whether the session ends because the server's drain budget ran out.
+func (ss *session) drainCut() bool { return errors.Is(context.Cause(ss.ctx), errDrainCut) }
+
+// readEnd is how a session's reading ended.
+type readEnd int
+
+const (
+	endGone      readEnd = iota // the connection failed or the client closed it
+	endAsked                    // the client sent {"type":"close"}
+	endViolation                // the client broke the protocol; a close frame says how
+)
+
+// readLoop handles client messages until the client closes (endAsked when it asked to with
+// {"type":"close"}), breaks the protocol, or the connection fails.
+func (ss *session) readLoop(c *websocket.Conn) readEnd {
 	for {
 		ss.conn.timer.touch()
 		mt, data, err := c.ReadMessage()
@@ -113,10 +135,17 @@ func (ss *session) readLoop(c *websocket.Conn) bool {
 			if !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) && ss.ctx.Err() == nil {
 				ss.log.Debug("websocket read", "err", err)
 			}
-			return false
+			return endGone
 		}
 		if mt != websocket.TextMessage && mt != websocket.BinaryMessage {
 			continue
+		}
+		if mt == websocket.TextMessage && !utf8.Valid(data) {
+			// RFC 6455, section 8.1: a text frame that is not UTF-8 fails the connection
+			// with 1007. (A binary frame may hold anything; its JSON is checked as JSON.)
+			ss.queue.cancel("")
+			ss.conn.goodbye(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8")
+			return endViolation
 		}
 		msg, err := parseClientMessage(data)
 		if err != nil {
@@ -124,7 +153,7 @@ func (ss *session) readLoop(c *websocket.Conn) bool {
 			continue
 		}
 		if ss.handle(msg) {
-			return true
+			return endAsked
 		}
 	}
 }
@@ -186,7 +215,10 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
-	req := tts.Request{Text: m.Text, Voice: m.Voice, Speed: m.Speed}
+	if err := checkVoiceSpec(m.Voice); err != nil {
+		return nil, err
+	}
+	req := tts.Request{Text: m.Text, Voice: ss.srv.voices.resolve(m.Voice), Speed: m.Speed}
 	check := ss.eng.Check
 	if streamed {
 		check = ss.eng.CheckVoice
@@ -207,7 +239,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 		return nil, err
 	}
 	req.ID, req.Text = id, ""
-	syn := &synthesis{route: labelBidi, id: id, req: req, format: api.FormatPCM, stream: true, arrived: time.Now()}
+	syn := &synthesis{route: labelBidi, id: id, req: req, stream: true, arrived: time.Now()}
 	return newUtterance(ss.ctx, syn, release, streamed), nil
 }
 

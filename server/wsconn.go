@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -27,8 +28,12 @@ type wsConn struct {
 	writeTimeout time.Duration
 	timer        *sessionTimer
 
-	wmu sync.Mutex
+	wmu     sync.Mutex
+	closing bool // a close frame was sent: no frame may follow it (RFC 6455, section 5.5.1)
 }
+
+// errClosing is a write after the session's close frame.
+var errClosing = errors.New("websocket: the close frame was sent")
 
 func newWSConn(c *websocket.Conn, writeTimeout, idle time.Duration) *wsConn {
 	return &wsConn{c: c, writeTimeout: writeTimeout, timer: newSessionTimer(idle, func() { c.Close() })}
@@ -38,6 +43,9 @@ func newWSConn(c *websocket.Conn, writeTimeout, idle time.Duration) *wsConn {
 func (w *wsConn) sendJSON(m api.WSServerMessage) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
+	if w.closing {
+		return errClosing
+	}
 	_ = w.c.SetWriteDeadline(time.Now().Add(w.writeTimeout))
 	return w.c.WriteJSON(m)
 }
@@ -47,6 +55,9 @@ func (w *wsConn) sendJSON(m api.WSServerMessage) error {
 func (w *wsConn) sendAudio(pcm []byte) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
+	if w.closing {
+		return fmt.Errorf("%w: %v", errClientWrite, errClosing)
+	}
 	for len(pcm) > 0 {
 		n := min(len(pcm), maxFrame)
 		_ = w.c.SetWriteDeadline(time.Now().Add(w.writeTimeout))
@@ -59,9 +70,15 @@ func (w *wsConn) sendAudio(pcm []byte) error {
 	return nil
 }
 
-// goodbye sends a close frame and gives the client closeGrace to answer before the socket is
-// closed under the reader.
+// goodbye sends a close frame, unless one was sent already, and gives the client closeGrace
+// to answer before the socket is closed under the reader. Nothing is written after it.
 func (w *wsConn) goodbye(code int, reason string) {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	if w.closing {
+		return
+	}
+	w.closing = true
 	_ = w.c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
 	w.timer.cut(time.Now().Add(closeGrace))
 }

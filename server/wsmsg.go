@@ -13,6 +13,10 @@ import (
 func parseClientMessage(b []byte) (api.WSClientMessage, error) {
 	var m api.WSClientMessage
 	if err := decodeStrict(b, &m); err != nil {
+		return api.WSClientMessage{}, err
+	}
+	if err := checkRequestID(m.RequestID); err != nil {
+		m.RequestID = "" // never echoed
 		return m, err
 	}
 	m.Type = strings.ToLower(strings.TrimSpace(m.Type))
@@ -24,7 +28,7 @@ func parseClientMessage(b []byte) (api.WSClientMessage, error) {
 		m.Type = api.WSTypeSpeak
 	case api.WSTypeSpeak, api.WSTypeText, api.WSTypeFlush, api.WSTypeCancel, api.WSTypeClose:
 	default:
-		return m, fmt.Errorf("%w: %q; expected one of speak, text, flush, cancel, close", errUnknownMessage, m.Type)
+		return m, fmt.Errorf("%w: %s; expected one of speak, text, flush, cancel, close", errUnknownMessage, clip(m.Type))
 	}
 	if m.Type == api.WSTypeSpeak && strings.TrimSpace(m.Text) == "" {
 		return m, fmt.Errorf("%w: the text field is missing or blank", tts.ErrEmptyText)

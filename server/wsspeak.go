@@ -30,15 +30,20 @@ func (ss *session) speakLoop() {
 	}
 }
 
-// speakOne runs one utterance to its synthesis_complete (or error) message.
+// speakOne runs one utterance from its synthesis_start to its synthesis_complete (or error)
+// message. Every utterance the session admitted gets both, one cancelled while it waited in
+// the queue too: a client can count on a start for each accepted request_id, and on one end.
 func (ss *session) speakOne(u *utterance) {
 	defer ss.finish(u)
-	if u.ctx.Err() != nil {
-		ss.complete(u, tts.Stats{}, nil, u.ctx.Err())
+	if err := ss.conn.sendJSON(api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
+		if ss.drainCut() {
+			return // the close frame is out
+		}
+		ss.cancel()
 		return
 	}
-	if err := ss.conn.sendJSON(api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
-		ss.cancel()
+	if u.ctx.Err() != nil {
+		ss.complete(u, tts.Stats{}, nil, u.ctx.Err())
 		return
 	}
 	var (
@@ -92,6 +97,10 @@ func (ss *session) speakOne(u *utterance) {
 // complete tells the client how an utterance ended and records it.
 func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, err error) {
 	err = u.cause(err)
+	cut := ss.drainCut()
+	if err != nil && cut {
+		err = errDrainCut // the server's shutdown, not the client's cancel
+	}
 	// Free the admission slot and the request id before the client hears that the utterance
 	// ended: a closed-loop client sends its next utterance the moment it does, and must not be
 	// refused for a slot this one no longer uses.
@@ -102,12 +111,14 @@ func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, err e
 		h = classify(err)
 	}
 	switch {
-	case err == nil, h.outcome == OutcomeCancelled && ss.ctx.Err() == nil:
+	case ss.ctx.Err() != nil && !cut:
+		// The client is gone or the connection failed: nobody to tell.
+	case err == nil, h.outcome == OutcomeCancelled:
 		_ = ss.conn.sendJSON(api.WSServerMessage{
 			Type: api.WSTypeSynthesisComplete, RequestID: u.id(), Cancelled: err != nil,
 			TotalDurationS: st.AudioDuration.Seconds(), ElapsedS: time.Since(u.syn.arrived).Seconds(),
 		})
-	case ss.ctx.Err() == nil:
+	default:
 		ss.sendError(u.id(), err)
 	}
 	ss.srv.record(labelBidi, u.id(), h, u.syn.arrived, first, st, err)
@@ -129,7 +140,7 @@ func (ss *session) sendError(id string, err error) {
 		msg.Message = api.ErrQueueSaturated
 		msg.QueueDepth, msg.MaxQueueDepth = h.body.QueueDepth, h.body.MaxQueueDepth
 	}
-	if err := ss.conn.sendJSON(msg); err != nil {
+	if err := ss.conn.sendJSON(msg); err != nil && !ss.drainCut() {
 		ss.cancel()
 	}
 }

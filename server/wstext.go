@@ -2,7 +2,9 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/kokoro-sm/kokoro/phonemize"
@@ -18,12 +20,25 @@ import (
 // client flushes it, and its pieces are dropped. The client was told once (an error or a
 // cancelled synthesis_complete); the rest of that utterance must neither start a new one nor
 // earn an error per piece.
+//
+// Nothing here grows without bound, whatever MAX_TEXT_CHARS says: at most maxDead dead ids are
+// remembered (the oldest is forgotten first), text with no sentence end is handed over at a
+// word once it reaches maxBuffered characters, and an utterance whose client streams faster
+// than it is spoken stops with text_too_long once maxWaiting characters wait to be spoken.
 type textStream struct {
 	open  *utterance
 	buf   string // streamed text not yet cut into a sentence
 	chars int    // characters streamed into open so far
 	dead  map[string]bool
+	order []string // dead ids, oldest first
 }
+
+// The bounds of a session's streamed text.
+const (
+	maxDead     = 256
+	maxBuffered = 1000    // characters: a long paragraph; the phonemizer cuts it further
+	maxWaiting  = 100_000 // characters waiting to be spoken: more than an hour of speech
+)
 
 // isDead reports whether pieces for id are to be dropped.
 func (t *textStream) isDead(id string) bool { return id != "" && t.dead[id] }
@@ -33,13 +48,18 @@ func (t *textStream) kill(id string) {
 	if t.open != nil && t.open.id() == id {
 		t.drop()
 	}
-	if id == "" {
+	if id == "" || t.dead[id] {
 		return
 	}
 	if t.dead == nil {
 		t.dead = map[string]bool{}
 	}
+	if len(t.order) >= maxDead {
+		delete(t.dead, t.order[0])
+		t.order = t.order[1:]
+	}
 	t.dead[id] = true
+	t.order = append(t.order, id)
 }
 
 // flushed forgets a dead id once the client flushed it; false when id was not dead.
@@ -48,6 +68,7 @@ func (t *textStream) flushed(id string) bool {
 		return false
 	}
 	delete(t.dead, id)
+	t.order = slices.DeleteFunc(t.order, func(d string) bool { return d == id })
 	return true
 }
 
@@ -68,9 +89,21 @@ func (t *textStream) feed(text string, maxChars int) {
 		return
 	}
 	done, rest := phonemize.CutSentences(t.buf + text)
+	if utf8.RuneCountInString(rest) >= maxBuffered {
+		// No sentence end for a paragraph's length: hand it over at its last word break.
+		cut := strings.LastIndexFunc(rest, unicode.IsSpace)
+		if cut <= 0 {
+			cut = len(rest)
+		}
+		done, rest = done+rest[:cut], rest[cut:]
+	}
 	t.buf = rest
 	if strings.TrimSpace(done) != "" {
 		u.push(done)
+	}
+	if n := u.waiting(); n > maxWaiting {
+		u.abort(fmt.Errorf("%w: %d characters are waiting to be spoken, the limit is %d; stream slower or flush", tts.ErrTextTooLong, n, maxWaiting))
+		t.kill(u.id())
 	}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"sync"
+	"unicode/utf8"
 )
 
 // utterance is one request of a WebSocket session: a complete text, or text streamed in pieces
@@ -17,6 +18,7 @@ type utterance struct {
 
 	mu     sync.Mutex
 	segs   []string
+	queued int // characters in segs
 	closed bool
 	failed error // why the session stopped the utterance, when it was not the client's cancel
 	wake   chan struct{}
@@ -51,8 +53,16 @@ func (u *utterance) cause(err error) error {
 func (u *utterance) push(seg string) {
 	u.mu.Lock()
 	u.segs = append(u.segs, seg)
+	u.queued += utf8.RuneCountInString(seg)
 	u.mu.Unlock()
 	u.signal()
+}
+
+// waiting is the number of characters pushed and not yet taken by the speaker.
+func (u *utterance) waiting() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.queued
 }
 
 // close says no more text will come.
@@ -78,6 +88,7 @@ func (u *utterance) next() (string, bool) {
 		if len(u.segs) > 0 {
 			seg := u.segs[0]
 			u.segs = u.segs[1:]
+			u.queued -= utf8.RuneCountInString(seg)
 			u.mu.Unlock()
 			return seg, true
 		}

@@ -12,10 +12,11 @@ import (
 )
 
 // Check is the one place a request's rules live: text that is not blank and within the
-// engine's character limit, a speed within [api.MinSpeed, api.MaxSpeed] when one is given, and
-// a voice (or blend) the engine has. It does no model work, so a transport calls it before it
+// engine's character limit, with what no voice can speak removed (speakable.go), a speed
+// within [api.MinSpeed, api.MaxSpeed] when one is given, and a voice (or blend) the engine has. It does no model work, so a transport calls it before it
 // admits a request and answers every 4xx before it commits to a 200; Stream calls it too. The
-// request comes back with its defaults filled in: the voice, and the language from the voice.
+// request comes back with its defaults filled in: the voice, the language from the voice, and
+// the text as it will be spoken.
 func (e *Engine) Check(req Request) (Request, error) {
 	if strings.TrimSpace(req.Text) == "" {
 		return req, fmt.Errorf("%w: the text field is missing or blank", ErrEmptyText)
@@ -25,6 +26,11 @@ func (e *Engine) Check(req Request) (Request, error) {
 			return req, fmt.Errorf("%w: %d characters, the limit is %d", ErrTextTooLong, n, e.cfg.MaxTextChars)
 		}
 	}
+	text, removed := speakable(req.Text)
+	if strings.TrimSpace(text) == "" {
+		return req, fmt.Errorf("%w: nothing speakable once %s were skipped (the voices read English)", ErrEmptyText, removed)
+	}
+	req.Text = text
 	return e.CheckVoice(req)
 }
 

@@ -69,7 +69,9 @@ type Stats struct {
 
 // Errors a transport maps to client errors.
 var (
-	ErrEmptyText    = errors.New("text is empty")
+	// ErrEmptyText is the phonemizer's own sentinel, so that "nothing speakable" found while
+	// phonemizing is the same client error as a blank text found by Check.
+	ErrEmptyText    = phonemize.ErrEmptyText
 	ErrTextTooLong  = errors.New("text too long")
 	ErrUnknownVoice = errors.New("unknown voice")
 	ErrBadSpeed     = errors.New("speed out of range")

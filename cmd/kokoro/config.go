@@ -55,8 +55,10 @@ var serveSettings = []setting{
 	{Flag: "max-request-age", Env: "MAX_REQUEST_AGE_S", Default: 56.0,
 		Meaning: "seconds after which a request_timestamp is stale (408); 0 = never"},
 	{Flag: "drain-timeout", Env: "DRAIN_TIMEOUT", Default: 25 * time.Second,
-		Meaning: "time in-flight work gets after SIGTERM (SageMaker allows 30 s); the variable takes seconds or a duration"},
+		Meaning: "shutdown budget after SIGTERM: work finishes until 3 s before it, then what is left is cut (SageMaker allows 30 s); the variable takes seconds or a duration"},
 	{Flag: "log-level", Env: "LOG_LEVEL", Default: "info", Meaning: "debug, info, warn or error"},
+	{Flag: "openai-voices", Env: "OPENAI_VOICES", Default: "", Shown: "docs/server.md",
+		Meaning: "OpenAI voice names mapped to Kokoro voices, over the defaults: alloy=af_heart,echo=am_adam"},
 	{Env: envContainerStart, Shown: "the process start",
 		Meaning: "unix seconds the stage markers' elapsed_s counts from; the container entrypoint exports it"},
 }

@@ -27,6 +27,7 @@ type serveConfig struct {
 	MaxRequestAge float64 // seconds
 	DrainTimeout  time.Duration
 	LogLevel      string
+	OpenAIVoices  string
 }
 
 func newServeCmd() *cobra.Command {
@@ -38,7 +39,7 @@ func newServeCmd() *cobra.Command {
 		Use:   "serve",
 		Short: "Serve the model: the SageMaker container contract on 0.0.0.0:8080",
 		Long: "Serve the model over HTTP and WebSocket: /ping, /invocations (streamed audio), " +
-			"/invocations-bidirectional-stream, /v1/audio/speech, /v1/audio/voices and /metrics. " +
+			"/invocations-bidirectional-stream, /v1/audio/speech, /v1/audio/voices, /v1/models and /metrics. " +
 			"The port accepts at once; /ping answers 200 once the model is loaded and warmed. " +
 			"SIGTERM stops accepting, drains in-flight work and exits.\n\n" + envOnlyHelp(serveSettings, engineSettings),
 		Args: cobra.NoArgs,
@@ -62,6 +63,7 @@ func newServeCmd() *cobra.Command {
 	bindFloat(f, &sc.MaxRequestAge, "max-request-age")
 	bindDuration(f, &sc.DrainTimeout, "drain-timeout")
 	bindString(f, &sc.LogLevel, "log-level")
+	bindString(f, &sc.OpenAIVoices, "openai-voices")
 	return cmd
 }
 
@@ -77,6 +79,10 @@ func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time
 	if err := ec.Validate(); err != nil {
 		return err
 	}
+	aliases, err := server.ParseVoiceAliases(sc.OpenAIVoices)
+	if err != nil {
+		return fmt.Errorf("%w: --openai-voices: %v", errUsage, err)
+	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ec.Logger = log
 	srv, err := server.New(server.Config{
@@ -84,6 +90,7 @@ func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time
 		MaxQueueDepth: sc.MaxQueueDepth,
 		MaxRequestAge: time.Duration(sc.MaxRequestAge * float64(time.Second)),
 		DrainTimeout:  sc.DrainTimeout,
+		VoiceAliases:  aliases,
 		Logger:        log,
 		Stages:        os.Stdout,
 		Start:         start,

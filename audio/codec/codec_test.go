@@ -1,0 +1,320 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/go-mp3"
+	"github.com/mewkiz/flac"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio"
+)
+
+// speech is 13.5 s of the model's own voice (testdata/three_sentences.wav).
+func speech(tb testing.TB) []float32 {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "three_sentences.wav"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := audio.ParseWAVHeader(b); err != nil {
+		tb.Fatal(err)
+	}
+	return audio.DecodePCM16(b[audio.WAVHeaderSize:])
+}
+
+// encode runs an encoder over pcm in chunks of chunk samples (all at once when chunk is 0) and
+// returns the bytes and how many of them had left after the first chunk.
+func encode(t testing.TB, name string, pcm []float32, chunk int, total int) (out []byte, afterFirst int) {
+	t.Helper()
+	f, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := f.New(total)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	if chunk == 0 {
+		chunk = len(pcm)
+	}
+	for i := 0; i < len(pcm); i += chunk {
+		if out, err = enc.Write(out, pcm[i:min(i+chunk, len(pcm))]); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			afterFirst = len(out)
+		}
+	}
+	if out, err = enc.Finish(out); err != nil {
+		t.Fatal(err)
+	}
+	return out, afterFirst
+}
+
+// decode turns a format's bytes back into samples at api.SampleRate, each with a decoder that
+// is not the encoder: go-mp3 for MP3, libopus's decoder for Opus, mewkiz/flac's decoder.
+func decode(t testing.TB, name string, b []byte) []float32 {
+	t.Helper()
+	switch name {
+	case api.FormatPCM:
+		return audio.DecodePCM16(b)
+	case api.FormatWAV:
+		h, err := audio.ParseWAVHeader(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.DataBytes != audio.UnknownSize && int(h.DataBytes) != len(b)-audio.WAVHeaderSize {
+			t.Fatalf("wav: header says %d data bytes, the file has %d", h.DataBytes, len(b)-audio.WAVHeaderSize)
+		}
+		return audio.DecodePCM16(b[audio.WAVHeaderSize:])
+	case api.FormatMP3:
+		d, err := mp3.NewDecoder(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("mp3: %v", err)
+		}
+		if d.SampleRate() != api.SampleRate {
+			t.Fatalf("mp3: %d Hz, want %d", d.SampleRate(), api.SampleRate)
+		}
+		raw, err := io.ReadAll(d)
+		if err != nil {
+			t.Fatalf("mp3: %v", err)
+		}
+		// go-mp3 always writes two channels of 16-bit samples; the stream is mono.
+		out := make([]float32, len(raw)/4)
+		for i := range out {
+			out[i] = float32(int16(binary.LittleEndian.Uint16(raw[4*i:]))) / 32767
+		}
+		return out
+	case api.FormatOpus:
+		pcm, err := DecodeOggOpus(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pcm
+	case api.FormatFLAC:
+		s, err := flac.New(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("flac: %v", err)
+		}
+		if s.Info.SampleRate != api.SampleRate || s.Info.NChannels != 1 || s.Info.BitsPerSample != 16 {
+			t.Fatalf("flac: %+v", s.Info)
+		}
+		var out []float32
+		for {
+			fr, err := s.ParseNext()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("flac: %v", err)
+			}
+			for _, v := range fr.Subframes[0].Samples {
+				out = append(out, float32(v)/32767)
+			}
+		}
+		if s.Info.NSamples != 0 && int(s.Info.NSamples) != len(out) {
+			t.Fatalf("flac: STREAMINFO says %d samples, the frames hold %d", s.Info.NSamples, len(out))
+		}
+		return out
+	}
+	t.Fatalf("no decoder for %s", name)
+	return nil
+}
+
+// similarity is the normalized correlation of b against a at the lag (0..maxLag samples of
+// delay in b) where it is highest.
+func similarity(a, b []float32, maxLag int) (best float64, lag int) {
+	for l := 0; l <= maxLag && l < len(b); l++ {
+		var ab, aa, bb float64
+		for i := 0; i < len(a) && i+l < len(b); i++ {
+			x, y := float64(a[i]), float64(b[i+l])
+			ab += x * y
+			aa += x * x
+			bb += y * y
+		}
+		if c := ab / math.Sqrt(aa*bb+1e-12); c > best {
+			best, lag = c, l
+		}
+	}
+	return best, lag
+}
+
+func TestEncodersRoundTrip(t *testing.T) {
+	t.Parallel()
+	pcm := speech(t)
+	chunk := api.SampleRate / 2 // streamed as the engine would: in pieces
+	cases := []struct {
+		name      string
+		lossless  bool
+		maxLag    int     // encoder delay a decoder may leave in
+		minSim    float64 // correlation with the input
+		slackLong int     // extra samples the decoded stream may have at its end
+	}{
+		{api.FormatPCM, true, 0, 1, 0},
+		{api.FormatWAV, true, 0, 1, 0},
+		{api.FormatFLAC, true, 0, 1, 0},
+		{api.FormatOpus, false, 0, 0.9, 0},
+		{api.FormatMP3, false, 2400, 0.9, 3 * 1152},
+	}
+	for _, tc := range cases {
+		for _, streamed := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/streamed=%v", tc.name, streamed), func(t *testing.T) {
+				t.Parallel()
+				total, size := len(pcm), 0
+				if streamed {
+					total, size = -1, chunk
+				}
+				b, first := encode(t, tc.name, pcm, size, total)
+				if streamed && first == 0 {
+					t.Errorf("nothing left after the first half second: the format was not streamed")
+				}
+				got := decode(t, tc.name, b)
+				if tc.lossless {
+					if len(got) != len(pcm) {
+						t.Fatalf("%d samples back, want %d", len(got), len(pcm))
+					}
+					for i := range pcm {
+						if audio.ToInt16(got[i]) != audio.ToInt16(pcm[i]) {
+							t.Fatalf("sample %d: %v back, want %v", i, got[i], pcm[i])
+						}
+					}
+					return
+				}
+				if len(got) < len(pcm) || len(got) > len(pcm)+tc.maxLag+tc.slackLong {
+					t.Errorf("%d samples back, want %d (+ at most %d)", len(got), len(pcm), tc.maxLag+tc.slackLong)
+				}
+				sim, lag := similarity(pcm, got, tc.maxLag)
+				t.Logf("%d bytes, %d samples back for %d, correlation %.3f at lag %d", len(b), len(got), len(pcm), sim, lag)
+				if sim < tc.minSim {
+					t.Errorf("decoded audio correlates %.3f with the input (at lag %d), want at least %.2f", sim, lag, tc.minSim)
+				}
+			})
+		}
+	}
+}
+
+// A stream that was not finished is detectably incomplete: the last Ogg page is missing.
+func TestUnfinishedOpusIsDetected(t *testing.T) {
+	t.Parallel()
+	f, _ := Lookup(api.FormatOpus)
+	enc, err := f.New(-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	b, err := enc.Write(nil, speech(t)[:api.SampleRate])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeOggOpus(b); err == nil {
+		t.Error("an Ogg Opus stream without its last page decoded as complete")
+	}
+	b[len(b)-1] ^= 0xFF
+	if _, err := ReadOgg(b); err == nil {
+		t.Error("a damaged page passed the CRC check")
+	}
+}
+
+func TestOggCRCMatchesTheSpecification(t *testing.T) {
+	t.Parallel()
+	// The bit-by-bit definition of RFC 3533's CRC, against the table.
+	slow := func(b []byte) uint32 {
+		var crc uint32
+		for _, c := range b {
+			crc ^= uint32(c) << 24
+			for range 8 {
+				if crc&0x80000000 != 0 {
+					crc = crc<<1 ^ 0x04c11db7
+				} else {
+					crc <<= 1
+				}
+			}
+		}
+		return crc
+	}
+	for _, s := range []string{"", "OggS", "The quick brown fox jumps over the lazy dog"} {
+		if got, want := oggCRC([]byte(s)), slow([]byte(s)); got != want {
+			t.Errorf("crc(%q) = %08x, want %08x", s, got, want)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	t.Parallel()
+	for _, name := range Names() {
+		f, err := Lookup(name)
+		if err != nil || f.ContentType == "" {
+			t.Errorf("Lookup(%q) = %+v, %v", name, f, err)
+		}
+	}
+	if _, err := Lookup(api.FormatAAC); err == nil || !errors.Is(err, ErrNoEncoder) {
+		t.Errorf("Lookup(aac) = %v, want ErrNoEncoder", err)
+	}
+	if _, err := Lookup("ogg"); err == nil {
+		t.Error("Lookup(ogg) found a format")
+	}
+}
+
+// Encoders that were closed without finishing fail cleanly instead of touching freed memory.
+func TestClosedEncodersRefuse(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{api.FormatMP3, api.FormatOpus, api.FormatFLAC} {
+		f, _ := Lookup(name)
+		enc, err := f.New(-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc.Close()
+		enc.Close()
+		if _, err := enc.Write(nil, make([]float32, 100)); err == nil {
+			t.Errorf("%s: Write after Close succeeded", name)
+		}
+		if _, err := enc.Finish(nil); err == nil {
+			t.Errorf("%s: Finish after Close succeeded", name)
+		}
+	}
+}
+
+// cpuTime is the CPU time this process has used, user and system: on a shared machine it is
+// what an encoder costs, where wall time also counts the other processes.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkEncoders measures what each format costs per second of speech (13.5 s of the
+// model's voice), streamed in the engine's way (half-second pieces): CPU milliseconds and wall
+// milliseconds per audio second, and bytes per audio second.
+func BenchmarkEncoders(b *testing.B) {
+	pcm := speech(b)
+	seconds := float64(len(pcm)) / api.SampleRate
+	for _, name := range Names() {
+		b.Run(name, func(b *testing.B) {
+			var size int
+			start, cpu := time.Now(), cpuTime(b)
+			for range b.N {
+				out, _ := encode(b, name, pcm, api.SampleRate/2, -1)
+				size = len(out)
+			}
+			per := func(d time.Duration) float64 { return 1000 * d.Seconds() / float64(b.N) / seconds }
+			b.ReportMetric(per(cpuTime(b)-cpu), "cpu_ms/audio_s")
+			b.ReportMetric(per(time.Since(start)), "ms/audio_s")
+			b.ReportMetric(float64(size)/seconds, "bytes/audio_s")
+		})
+	}
+}

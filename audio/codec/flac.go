@@ -1,0 +1,146 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mewkiz/flac"
+	"github.com/mewkiz/flac/frame"
+	"github.com/mewkiz/flac/meta"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio"
+)
+
+// flacBlock is the number of samples in each FLAC frame: 4096 is libFLAC's default, 171 ms at
+// 24 kHz, so a streamed chunk holds back less than a fifth of a second until the next one.
+const flacBlock = 4096
+
+// flacEncoder writes 16-bit mono FLAC with github.com/mewkiz/flac, whose encoder picks the
+// best fixed predictor for each frame. A stream's STREAMINFO says "length unknown" (0 samples,
+// no MD5), which the format allows; a complete file is written into a seekable buffer so that
+// the encoder fills in the length, block sizes and MD5 when it is closed.
+type flacEncoder struct {
+	enc      *flac.Encoder
+	complete bool
+	stream   bytes.Buffer // a stream's bytes not yet handed out
+	file     *seekBuffer  // a complete file
+	pending  []int32
+	frame    frame.Frame
+}
+
+func newFLAC(total int) (Encoder, error) {
+	info := &meta.StreamInfo{
+		BlockSizeMin: flacBlock, BlockSizeMax: flacBlock,
+		SampleRate: api.SampleRate, NChannels: 1, BitsPerSample: 16,
+	}
+	e := &flacEncoder{complete: total >= 0}
+	var w io.Writer = &e.stream
+	if e.complete {
+		info.NSamples = uint64(total)
+		e.file = &seekBuffer{}
+		w = e.file
+	}
+	enc, err := flac.NewEncoder(w, info)
+	if err != nil {
+		return nil, fmt.Errorf("flac: %w", err)
+	}
+	e.enc = enc
+	return e, nil
+}
+
+func (e *flacEncoder) writeFrame(samples []int32) error {
+	e.frame = frame.Frame{
+		Header: frame.Header{
+			HasFixedBlockSize: true, BlockSize: uint16(len(samples)),
+			SampleRate: api.SampleRate, Channels: frame.ChannelsMono, BitsPerSample: 16,
+		},
+		Subframes: []*frame.Subframe{{SubHeader: frame.SubHeader{Pred: frame.PredVerbatim}, Samples: samples, NSamples: len(samples)}},
+	}
+	if err := e.enc.WriteFrame(&e.frame); err != nil {
+		return fmt.Errorf("flac: %w", err)
+	}
+	return nil
+}
+
+// out hands out what a stream has written so far.
+func (e *flacEncoder) out(dst []byte) []byte {
+	dst = append(dst, e.stream.Bytes()...)
+	e.stream.Reset()
+	return dst
+}
+
+func (e *flacEncoder) Write(dst []byte, samples []float32) ([]byte, error) {
+	if e.enc == nil {
+		return dst, errClosed
+	}
+	for _, s := range samples {
+		e.pending = append(e.pending, int32(audio.ToInt16(s)))
+	}
+	for len(e.pending) >= flacBlock {
+		if err := e.writeFrame(e.pending[:flacBlock]); err != nil {
+			return dst, err
+		}
+		e.pending = e.pending[flacBlock:]
+	}
+	e.pending = append(e.pending[:0:0], e.pending...)
+	return e.out(dst), nil
+}
+
+func (e *flacEncoder) Finish(dst []byte) ([]byte, error) {
+	if e.enc == nil {
+		return dst, errClosed
+	}
+	if len(e.pending) > 0 {
+		if err := e.writeFrame(e.pending); err != nil {
+			return dst, err
+		}
+		e.pending = nil
+	}
+	if !e.complete {
+		e.enc = nil
+		return e.out(dst), nil
+	}
+	err := e.enc.Close() // rewrites STREAMINFO through the seekable buffer
+	e.enc = nil
+	if err != nil {
+		return dst, fmt.Errorf("flac: %w", err)
+	}
+	return append(dst, e.file.b...), nil
+}
+
+func (e *flacEncoder) Close() { e.enc = nil }
+
+// seekBuffer is an in-memory io.WriteSeeker.
+type seekBuffer struct {
+	b   []byte
+	off int
+}
+
+func (s *seekBuffer) Write(p []byte) (int, error) {
+	if need := s.off + len(p); need > len(s.b) {
+		s.b = append(s.b, make([]byte, need-len(s.b))...)
+	}
+	copy(s.b[s.off:], p)
+	s.off += len(p)
+	return len(p), nil
+}
+
+func (s *seekBuffer) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += int64(s.off)
+	case io.SeekEnd:
+		offset += int64(len(s.b))
+	default:
+		return 0, errors.New("seek: bad whence")
+	}
+	if offset < 0 || offset > int64(len(s.b)) {
+		return 0, errors.New("seek: out of range")
+	}
+	s.off = int(offset)
+	return offset, nil
+}

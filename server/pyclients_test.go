@@ -1,0 +1,182 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// The real clients: the official OpenAI Python SDK and Python websockets, from the test
+// virtual environment, against a server on loopback (scripts/clients_test/README.md). Each
+// script's scenario covers items of the clients issue; the Go side decodes what they received
+// and checks what the server counted.
+
+// withAllVoices gives the harness's engine the test voices and every voice the OpenAI names
+// map to, so that each name the SDK knows can speak.
+func withAllVoices(c *Config, s *fakeSynth) {
+	names := slices.Concat(testVoices, slices.Sorted(maps.Values(DefaultVoiceAliases)))
+	c.Load = func(ctx context.Context, obs tts.Observer, stage func(string)) (Engine, func() error, error) {
+		stage(api.StageWeightsReady)
+		stage(api.StageWarmupDone)
+		eng := tts.New(tts.Config{Observer: obs}, fakePhonemizer{}, s, fakeVoices{slices.Compact(slices.Sorted(slices.Values(names)))})
+		return eng, eng.Close, nil
+	}
+}
+
+// runPython runs a client script's scenario against h and returns its "ok:" lines. When the
+// script prints READY, ready runs and the script is told to go on (a line on its stdin).
+func runPython(t *testing.T, h *harness, script, scenario string, ready func()) (lines []string, out string) {
+	t.Helper()
+	bin := testenv.VenvBin(t, "python")
+	out = t.TempDir()
+	path := filepath.Join(testenv.RepoRoot(t), "scripts", "clients_test", script)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "python"), path, h.url, scenario, out)
+	cmd.Env = append(os.Environ(), "NO_PROXY=127.0.0.1,localhost", "OPENAI_LOG=")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "READY" && ready != nil {
+			ready()
+			_, _ = io.WriteString(stdin, "go\n")
+			continue
+		}
+		lines = append(lines, line)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", script, scenario, err, strings.Join(lines, "\n"), stderr.String())
+	}
+	for _, l := range lines {
+		t.Logf("%s %s: %s", script, scenario, l)
+	}
+	return lines, out
+}
+
+func readOut(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Items 1–4 and 10 through the official SDK: every format (mp3 by default), each decoded here
+// by an independent decoder; voice names, models, speed, instructions, sse, wav sizes.
+func TestPythonOpenAISDK(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAllVoices)
+	h.waitReady()
+	_, out := runPython(t, h, "openai_sdk.py", "compat", nil)
+	text := "The quick brown fox. It jumps over the lazy dog."
+	want := wantSamples(text)
+	for file, format := range map[string]string{"default.mp3": "mp3", "sdk.opus": "opus", "sdk.flac": "flac", "sdk.wav": "wav", "sdk.pcm": "pcm", "streamed.pcm": "pcm", "sse.pcm": "pcm"} {
+		n := len(decodeAudio(t, format, readOut(t, out, file)))
+		if n < want || n > want+3*1152 {
+			t.Errorf("%s: %d samples, want %d", file, n, want)
+		}
+	}
+}
+
+// Items 5, 8 and 3's refusals through the SDK, with its retries on: each refusal is one
+// request (a 4xx is not retried, where the old 500 was retried twice), and none is a server
+// error.
+func TestPythonOpenAISDKErrors(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAllVoices)
+	h.waitReady()
+	runPython(t, h, "openai_sdk.py", "errors", nil)
+	m := h.srv.Metrics()
+	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeClientError)); got != 12 {
+		t.Errorf("%v client errors counted, want 12: one request per refusal, no retries", got)
+	}
+	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeError)); got != 0 {
+		t.Errorf("%v server errors", got)
+	}
+	if n := h.syn.calls.Load(); n != 0 {
+		t.Errorf("the model ran %d chunks for refused requests", n)
+	}
+}
+
+// Item 7 through the SDK: new work while draining is a 503, and a request the drain budget
+// cuts is a 503 shutting_down, never a dropped connection.
+func TestPythonOpenAISDKDrain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAllVoices, func(c *Config, s *fakeSynth) {
+		c.DrainTimeout, s.slots, s.delay = 2*time.Second, 1, 100*time.Millisecond
+	})
+	h.waitReady()
+	done := make(chan error, 1)
+	runPython(t, h, "openai_sdk.py", "drain", func() {
+		eventually(t, 30*time.Second, "long request admitted", func() bool { return h.srv.gate.depth() == 1 })
+		go func() { done <- h.shutdown() }()
+		eventually(t, 2*time.Second, "draining", func() bool { return h.srv.draining.Load() })
+	})
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+}
+
+// Items 5, 8, 9 and 10 through Python websockets: markdown in streamed text, a cancelled queued
+// utterance's start and end, emoji alone, a huge id, the normal close.
+func TestPythonWebSocketSession(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 30*time.Millisecond })
+	h.waitReady()
+	runPython(t, h, "ws_client.py", "session", nil)
+}
+
+// Item 6 through Python websockets: streaming past MAX_TEXT_CHARS.
+func TestPythonWebSocketLimit(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, maxTextChars(80), func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 20*time.Millisecond })
+	h.waitReady()
+	runPython(t, h, "ws_client.py", "limit", nil)
+}
+
+// Item 9 through Python websockets: invalid UTF-8 in a text frame closes with 1007.
+func TestPythonWebSocketInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	runPython(t, h, "ws_client.py", "utf8", nil)
+}
+
+// Item 7 through Python websockets: the drain budget cuts an utterance with an error message
+// and a 1001 close frame.
+func TestPythonWebSocketDrain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, func(c *Config, s *fakeSynth) {
+		c.DrainTimeout, s.slots, s.delay = 2*time.Second, 1, 100*time.Millisecond
+	})
+	h.waitReady()
+	done := make(chan error, 1)
+	runPython(t, h, "ws_client.py", "drain", func() {
+		go func() { done <- h.shutdown() }()
+	})
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+}

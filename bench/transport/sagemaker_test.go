@@ -96,7 +96,7 @@ func optionsFor(t testing.TB, name, url string, maxConns int) transport.Options 
 // dyingContainer is a container that dies in the middle of every request: it sends the WAV
 // header and one piece of audio (HTTP), or synthesis_start and one binary frame (WebSocket),
 // then cuts the connection.
-func dyingContainer(t *testing.T) string {
+func dyingContainer(t testing.TB) string {
 	t.Helper()
 	var sessions sync.WaitGroup
 	mux := http.NewServeMux()

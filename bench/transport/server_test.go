@@ -58,7 +58,7 @@ func (e *oneSlotEngine) Stream(ctx context.Context, req tts.Request, emit func(t
 
 // startOneSlotServer runs the real server with a one-slot stand-in engine of the given service
 // time and admission bound (0: unbounded) until the test ends.
-func startOneSlotServer(t *testing.T, service time.Duration, maxQueueDepth int) string {
+func startOneSlotServer(t testing.TB, service time.Duration, maxQueueDepth int) string {
 	t.Helper()
 	eng := &oneSlotEngine{service: service, slot: make(chan struct{}, 1)}
 	srv, err := server.New(server.Config{

@@ -194,3 +194,37 @@ func startEmulator(t *testing.T, cfg emulate.Config) string {
 	})
 	return "http://" + ln.Addr().String()
 }
+
+func TestEmulateNeedsInstances(t *testing.T) {
+	for _, args := range [][]string{{"emulate"}, {"emulate", "--serve", "1", "--container", "http://127.0.0.1:1"}} {
+		out, err := runKokoro(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "--container URL") {
+			t.Errorf("%v: %v\n%s", args, err, out)
+		}
+	}
+	if out, err := runKokoro(t, "bench", "qmax", "--transport", "sagemaker-bidi", "--self", "--dry-run"); err == nil || !strings.Contains(err.Error(), "kokoro emulate") {
+		t.Errorf("--self with a SageMaker transport: %v\n%s", err, out)
+	}
+	if out, err := runKokoro(t, "bench", "qmax", "--transport", "sagemaker-stream", "--ladder", "1", "--hold", "1s", "--measure-window", "1s"); err == nil || !strings.Contains(err.Error(), "--endpoint-name") {
+		t.Errorf("no endpoint: %v\n%s", err, out)
+	}
+}
+
+// TestEmulateBannerIsRunnable: the command the banner prints names every flag the bench needs
+// to reach the emulator, and says when the fingerprint lacks a digest.
+func TestEmulateBannerIsRunnable(t *testing.T) {
+	var b strings.Builder
+	f := emulateFlags{endpoint: "ep", variant: "AllTraffic", region: "eu-west-1"}
+	emulateBanner(&b, f, "http://127.0.0.1:9", 2, "sha256:abc")
+	for _, want := range []string{"--transport sagemaker-bidi", "--endpoint-name ep", "--variant AllTraffic", "--region eu-west-1",
+		"--aws-endpoint-url http://127.0.0.1:9", "--image-digest sha256:abc", "AWS_ACCESS_KEY_ID="} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("banner lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	emulateBanner(&b, f, "http://127.0.0.1:9", 1, "")
+	if !strings.Contains(b.String(), "image digest unknown") || strings.Contains(b.String(), "--image-digest sha") {
+		t.Errorf("banner without a digest:\n%s", b.String())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,10 +125,18 @@ func TestLadderAgainstTheRealServer(t *testing.T) {
 					t.Errorf("N=8 against MAX_QUEUE_DEPTH=4: outcomes %v unusable %v", s.Outcomes, s.Unusable)
 				}
 				// The timing: the one-slot law, which a busy machine may disturb (three tries).
+				// The SageMaker transports also cross the emulator and, for sagemaker-stream, the
+				// SDK's middleware: about a millisecond a request without the race detector
+				// (BenchmarkTransportTTFAB), tens of milliseconds under it, which the upper bound
+				// allows; the queueing law's lower bound holds for every transport.
+				slack := 0.0
+				if strings.HasPrefix(name, "sagemaker-") {
+					slack = 100
+				}
 				var problems []string
 				for _, s := range rungs[:2] {
 					predicted := float64(s.N) * float64(service/time.Millisecond)
-					if !s.Usable || s.TTFAB.P95 < 0.8*predicted || s.TTFAB.P95 > 2*predicted {
+					if !s.Usable || s.TTFAB.P95 < 0.8*predicted || s.TTFAB.P95 > 2*predicted+slack {
 						problems = append(problems, fmt.Sprintf("N=%d usable %v p95 %.1fms; predicted %.0fms", s.N, s.Usable, s.TTFAB.P95, predicted))
 					}
 				}

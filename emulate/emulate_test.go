@@ -132,7 +132,7 @@ func utterance(ctx context.Context, s *sagemaker.BidiStream, id string) (audio i
 
 func TestResponseStreamCarriesTheContainersBytes(t *testing.T) {
 	t.Parallel()
-	c := &container{chunks: 4, every: 20 * time.Millisecond}
+	c := &container{chunks: 4, every: 100 * time.Millisecond}
 	cl := newClients(t, serve(t, emulate.Config{}, c.start(t)), sagemaker.Endpoint{})
 	parts, err := cl.stream1(context.Background())
 	if err != nil {
@@ -142,10 +142,11 @@ func TestResponseStreamCarriesTheContainersBytes(t *testing.T) {
 	if len(all) != api.StreamingWAVHeader+4*chunkBytes || !bytes.HasPrefix(all, []byte("RIFF")) {
 		t.Fatalf("%d bytes in %d parts; want the WAV header and 4 chunks", len(all), len(parts))
 	}
-	// Each chunk the container flushed reaches the client as its own part: the emulator
-	// must not buffer the stream.
-	if len(parts) < 5 {
-		t.Errorf("%d parts; want one per flush (5)", len(parts))
+	// The chunks the container flushed 100 ms apart reach the client as parts of their own:
+	// the emulator must not buffer the stream. (A machine stalled longer than the gap may
+	// hand the emulator two flushes in one read, so the bound leaves room for one merge.)
+	if len(parts) < 4 {
+		t.Errorf("%d parts; want about one per flush (5)", len(parts))
 	}
 	c.mu.Lock()
 	h := c.lastHeader

@@ -37,7 +37,7 @@ func (e *Emulator) publish(ctx context.Context) {
 	type key struct{ v, i int }
 	acc := map[key]*instanceAcc{}
 	periodStart := time.Now()
-	flush := func(end bool) {
+	flush := func() {
 		var stats []sagemaker.ConcurrencyStat
 		for vi, v := range e.variants {
 			for ii := range v.instances {
@@ -56,11 +56,8 @@ func (e *Emulator) publish(ctx context.Context) {
 		if len(stats) == 0 {
 			return
 		}
-		pctx := ctx
-		if end {
-			pctx = context.WithoutCancel(ctx)
-		}
-		pctx, cancel := context.WithTimeout(pctx, 10*time.Second)
+		// A put under way when the emulator closes still completes: its period was measured.
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		if err := e.cfg.Metrics.PutConcurrency(pctx, stats); err != nil {
 			e.log.Warn("publish concurrency", "err", err)
@@ -71,7 +68,7 @@ func (e *Emulator) publish(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
-			flush(true)
+			flush()
 			return
 		case <-t.C:
 		}
@@ -87,7 +84,7 @@ func (e *Emulator) publish(ctx context.Context) {
 			}
 		}
 		if time.Since(periodStart) >= e.cfg.MetricPeriod-e.cfg.SampleEvery/2 {
-			flush(false)
+			flush()
 		}
 	}
 }

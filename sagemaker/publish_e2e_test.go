@@ -3,6 +3,7 @@ package sagemaker_test
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -46,6 +47,7 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 		Variants:     []emulate.Variant{{Name: "AllTraffic", Instances: []string{container.URL}}},
 		Metrics:      sagemaker.NewMetricPublisher(cfg, motoURL),
 		MetricPeriod: 500 * time.Millisecond, SampleEvery: 50 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -101,4 +103,12 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 	if len(out.Datapoints) == 0 || peak != 3 {
 		t.Errorf("ConcurrentRequestsPerModel datapoints %d, Maximum %v; want 3", len(out.Datapoints), peak)
 	}
+}
+
+// testWriter sends the emulator's log lines (a failed PutMetricData, say) to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
 }

@@ -89,8 +89,15 @@ func TestSageMakerTransportsFindTheSameQmax(t *testing.T) {
 	// One request alone: its TTFAB sets the SLO and the holds.
 	s := calibrate(t, url)
 	slo := 2.5 * s // TTFAB ≈ N·S: rung 2 meets it, rung 4 breaks it
-	hold := min(max(time.Duration(12*s)*time.Millisecond, 8*time.Second), 60*time.Second)
+	// A rung needs about ten completions to judge its p95 and drift: twelve request times at
+	// N=1. An idle 2-core machine serves a short utterance in well under a second (holds of
+	// 8–12 s); one shared with other test runs can take ten times that, and the holds follow.
+	hold := min(max(time.Duration(12*s)*time.Millisecond, 8*time.Second), 90*time.Second)
 	window := hold * 4 / 5
+	attempts := 2
+	if hold > 30*time.Second {
+		attempts = 1 // a second pass would not fit make test's time on so slow a machine
+	}
 	t.Logf("one request: TTFAB p50 %.0f ms; SLO %.0f ms, hold %v", s, slo, hold)
 
 	ladder := []int{1, 2, 4}
@@ -123,7 +130,7 @@ func TestSageMakerTransportsFindTheSameQmax(t *testing.T) {
 			checkSageMakerTarget(t, got["sagemaker-stream"])
 			return
 		}
-		if attempt == 2 {
+		if attempt == attempts {
 			t.Fatal(problems)
 		}
 		t.Logf("attempt %d: %v; again (the machine is shared)", attempt, problems)

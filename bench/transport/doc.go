@@ -3,6 +3,13 @@
 //
 //   - http: POST /invocations with a streamed WAV response (http.go)
 //   - ws: the bidirectional WebSocket protocol, one session per worker (ws.go)
+//   - sagemaker-stream: InvokeEndpointWithResponseStream (sagemaker_stream.go)
+//   - sagemaker-bidi: InvokeEndpointWithBidirectionalStream carrying the WebSocket protocol,
+//     one session per worker (sagemaker_bidi.go)
+//
+// The SageMaker transports reach AWS through the SageMaker calls of Options (sagemaker.go),
+// which the CLI fills from package sagemaker, so that the AWS SDK stays out of the bench; how
+// SageMaker's errors map onto outcomes is documented there and in docs/emulator.md.
 //
 // The ladder in package bench knows only the bench.Transport and bench.Conn interfaces; a
 // transport knows only the wire protocol (package api), never the server's internals. It
@@ -11,7 +18,7 @@
 //
 // # Adding a transport
 //
-// A new transport (sagemaker-stream, sagemaker-bidi, …) is one file and one line:
+// A new transport is one file and one line:
 //
 //  1. In a file of its own, a type that implements Transport (bench.Transport plus Close) and a
 //     constructor func(Options) (Transport, error). Read what it needs from Options; add a

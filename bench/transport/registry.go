@@ -24,6 +24,8 @@ type Options struct {
 	// Timestamp, when set, returns the request_timestamp to send with each request (unix
 	// seconds), so that the server's staleness check (408) applies; nil sends none (http).
 	Timestamp func() float64
+	// SageMaker holds the runtime calls of the sagemaker-* transports (sagemaker.go).
+	SageMaker *SageMaker
 }
 
 // entry is one registered transport.
@@ -38,6 +40,8 @@ type entry struct {
 var registry = [...]entry{
 	{artifact.TransportHTTP, "POST /invocations", openHTTP},
 	{artifact.TransportWS, "bidirectional WebSocket", openWS},
+	{artifact.TransportSageMakerStream, "SageMaker InvokeEndpointWithResponseStream", openSageMakerStream},
+	{artifact.TransportSageMakerBidi, "SageMaker InvokeEndpointWithBidirectionalStream", openSageMakerBidi},
 }
 
 // New builds the transport registered under name.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,39 +57,49 @@ func (e *oneSlotEngine) Stream(ctx context.Context, req tts.Request, emit func(t
 	return tts.Stats{Chunks: 2, AudioDuration: 500 * time.Millisecond}, nil
 }
 
-// TestLadderAgainstTheRealServer drives the real server (with a stand-in engine) through both
-// wire protocols: TTFAB follows the one-slot queueing law, and the admission gate's refusals
-// are classified as saturation on HTTP and WebSocket alike.
+// startOneSlotServer runs the real server with a one-slot stand-in engine of the given service
+// time and admission bound (0: unbounded) until the test ends.
+func startOneSlotServer(t testing.TB, service time.Duration, maxQueueDepth int) string {
+	t.Helper()
+	eng := &oneSlotEngine{service: service, slot: make(chan struct{}, 1)}
+	srv, err := server.New(server.Config{
+		MaxQueueDepth: maxQueueDepth,
+		Logger:        slog.New(slog.DiscardHandler),
+		Load: func(context.Context, tts.Observer, func(string)) (server.Engine, func() error, error) {
+			return eng, func() error { return nil }, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop, err := srv.StartLocal(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return url
+}
+
+// TestLadderAgainstTheRealServer drives the real server (with a stand-in engine) through every
+// registered transport, the SageMaker ones through the emulator in front of it: TTFAB follows
+// the one-slot queueing law, and the admission gate's refusals are classified as saturation on
+// every protocol alike.
 func TestLadderAgainstTheRealServer(t *testing.T) {
 	t.Parallel()
 	const service = 40 * time.Millisecond
 	for _, name := range transport.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			eng := &oneSlotEngine{service: service, slot: make(chan struct{}, 1)}
-			srv, err := server.New(server.Config{
-				// Not 2: the WebSocket session releases an utterance's admission slot only after
-				// sending synthesis_complete, so a closed-loop client's next utterance can briefly
-				// meet its previous one in the gate. 4 leaves room for that at rung 2.
-				MaxQueueDepth: 4,
-				Logger:        slog.New(slog.DiscardHandler),
-				Load: func(context.Context, tts.Observer, func(string)) (server.Engine, func() error, error) {
-					return eng, func() error { return nil }, nil
-				},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			url, stop, err := srv.StartLocal(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if err := stop(); err != nil {
-					t.Errorf("serve: %v", err)
-				}
-			})
-			tr, err := transport.New(name, transport.Options{BaseURL: url, MaxConns: 4})
+			// MaxQueueDepth not 2: the WebSocket session releases an utterance's admission
+			// slot only after sending synthesis_complete, so a closed-loop client's next
+			// utterance can briefly meet its previous one in the gate. 4 leaves room for that at
+			// rung 2.
+			url := startOneSlotServer(t, service, 4)
+			tr, err := transport.New(name, optionsFor(t, name, url, 4))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,10 +125,18 @@ func TestLadderAgainstTheRealServer(t *testing.T) {
 					t.Errorf("N=8 against MAX_QUEUE_DEPTH=4: outcomes %v unusable %v", s.Outcomes, s.Unusable)
 				}
 				// The timing: the one-slot law, which a busy machine may disturb (three tries).
+				// The SageMaker transports also cross the emulator and, for sagemaker-stream, the
+				// SDK's middleware: about a millisecond a request without the race detector
+				// (BenchmarkTransportTTFAB), tens of milliseconds under it, which the upper bound
+				// allows; the queueing law's lower bound holds for every transport.
+				slack := 0.0
+				if strings.HasPrefix(name, "sagemaker-") {
+					slack = 100
+				}
 				var problems []string
 				for _, s := range rungs[:2] {
 					predicted := float64(s.N) * float64(service/time.Millisecond)
-					if !s.Usable || s.TTFAB.P95 < 0.8*predicted || s.TTFAB.P95 > 2*predicted {
+					if !s.Usable || s.TTFAB.P95 < 0.8*predicted || s.TTFAB.P95 > 2*predicted+slack {
 						problems = append(problems, fmt.Sprintf("N=%d usable %v p95 %.1fms; predicted %.0fms", s.N, s.Usable, s.TTFAB.P95, predicted))
 					}
 				}

@@ -133,8 +133,17 @@ func TestWSServerErrorClassifiesLikeHTTP(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	t.Parallel()
+	sm := &SageMaker{
+		InvokeStream: func(context.Context, []byte, func([]byte)) error { return nil },
+		OpenBidi:     func(context.Context) (BidiSession, error) { return nil, errors.New("none") },
+	}
 	for _, name := range Names() {
-		tr, err := New(name, Options{BaseURL: "http://127.0.0.1:1", MaxConns: 1})
+		if strings.HasPrefix(name, "sagemaker-") {
+			if _, err := New(name, Options{BaseURL: "http://127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "--endpoint-name") {
+				t.Errorf("%s without a SageMaker client: %v", name, err)
+			}
+		}
+		tr, err := New(name, Options{BaseURL: "http://127.0.0.1:1", MaxConns: 1, SageMaker: sm})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -54,6 +54,7 @@ type qmaxFlags struct {
 	modelID                    string
 	maxQueueDepth              int
 	engine                     tts.LoadConfig
+	sm                         sageMakerFlags
 }
 
 func newBenchQmaxCmd() *cobra.Command {
@@ -96,6 +97,7 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.StringVar(&f.serverBuild, "server-build", "", "build of the measured server, part of the fingerprint (--self: this build)")
 	fl.StringVar(&f.modelID, "model-id", "", "identity of the served model file, part of the fingerprint (--self: its SHA-256)")
 	addEngineFlags(cmd, &f.engine)
+	addSageMakerFlags(fl, &f.sm)
 	return cmd
 }
 
@@ -132,11 +134,16 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 	if err := transport.Check(f.transport); err != nil {
 		return err
 	}
+	if f.self && isSageMakerTransport(f.transport) {
+		return fmt.Errorf("--self serves http and ws; put `kokoro emulate --serve 1` in front of the model to measure %s locally", f.transport)
+	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.dryRun {
 		target := f.url
 		if f.self {
 			target = "in-process server (--self, model " + f.engine.Assets.Model + ")"
+		} else if isSageMakerTransport(f.transport) {
+			target = f.sm.describe()
 		}
 		return bench.DryRun(cfg, target, f.transport)(stdout)
 	}
@@ -187,11 +194,23 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 	if f.timestamp {
 		topts.Timestamp = func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
 	}
+	if isSageMakerTransport(f.transport) {
+		sm, smTarget, closeClients, err := f.sm.open(ctx, f.transport, topts.MaxConns)
+		if err != nil {
+			return err
+		}
+		defer closeClients()
+		topts.SageMaker, target, baseURL = sm, smTarget, f.sm.describe()
+		target.Model = f.modelName
+	}
 	tr, err := transport.New(f.transport, topts)
 	if err != nil {
 		return err
 	}
 	defer tr.Close()
+	if err := transport.Preflight(ctx, tr); err != nil {
+		return err
+	}
 	job := &bench.QmaxJob{
 		Ladder:         &bench.Ladder{Transport: tr, Config: cfg},
 		Target:         target,
@@ -201,7 +220,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		Out:            stdout,
 		Plot:           plot.PNG,
 	}
-	if f.serverMetrics != "off" {
+	if f.serverMetrics != "off" && (f.serverMetrics != "" || !isSageMakerTransport(f.transport)) {
 		g := &bench.ServerGauge{URL: f.serverMetrics}
 		if g.URL == "" {
 			g.URL = strings.TrimRight(baseURL, "/") + "/metrics"

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// emulateFlags are the flags of `kokoro emulate`.
+type emulateFlags struct {
+	listen, endpoint, variant, region string
+	containers                        []string
+	serve, maxQueueDepth              int
+	invocationTimeout, sessionTimeout time.Duration
+	cloudwatchURL                     string
+	metricPeriod                      time.Duration
+	throttle, streamFailure           float64
+	engine                            tts.LoadConfig
+}
+
+func newEmulateCmd() *cobra.Command {
+	var f emulateFlags
+	cmd := &cobra.Command{
+		Use:   "emulate",
+		Short: "Run a local SageMaker runtime in front of containers, to try a container and the bench before paying for an endpoint",
+		Long: `Serves the SageMaker runtime's wire protocol on one port: InvokeEndpoint and
+InvokeEndpointWithResponseStream over HTTP/1.1, InvokeEndpointWithBidirectionalStream over
+HTTP/2 cleartext (h2c). Requests go to the containers given by --container (any server on the
+SageMaker contract), or to --serve N servers this process starts with the real model (the model
+flags --model, --slots, --threads, … apply).
+
+Point any AWS SDK or kokoro bench at it with --aws-endpoint-url (or AWS_ENDPOINT_URL) and any
+credentials: requests must be signed for --region and the service "sagemaker", but the secret
+is not checked. See docs/emulator.md for what behaves like SageMaker and what does not.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runEmulate(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:8081", "address to serve the runtime API on")
+	fl.StringVar(&f.endpoint, "endpoint-name", "kokoro-local", "name of the emulated endpoint")
+	fl.StringVar(&f.variant, "variant", "AllTraffic", "name of its production variant")
+	fl.StringVar(&f.region, "region", envOr("AWS_REGION", "us-east-1"), "region requests must be signed for")
+	fl.StringSliceVar(&f.containers, "container", nil, "base URL of a container (an instance of the variant); repeat for more")
+	fl.IntVar(&f.serve, "serve", 0, "start this many in-process servers with the real model as the instances")
+	fl.IntVar(&f.maxQueueDepth, "max-queue-depth", 0, "with --serve: admission bound of each server; 0 = unbounded")
+	fl.DurationVar(&f.invocationTimeout, "invocation-timeout", emulate.DefaultInvocationTimeout, "limit on InvokeEndpoint and the response stream, as SageMaker's 60 s")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", 0, "limit on a bidirectional session; 0 = none")
+	fl.StringVar(&f.cloudwatchURL, "cloudwatch-url", "", "publish ConcurrentRequestsPerModel to this CloudWatch API (e.g. moto); empty: publish nothing")
+	fl.DurationVar(&f.metricPeriod, "metric-period", sagemaker.MetricPeriod, "period of the published metric")
+	fl.Float64Var(&f.throttle, "fault-throttle", 0, "fraction of calls refused with ThrottlingException")
+	fl.Float64Var(&f.streamFailure, "fault-stream-failure", 0, "fraction of streams ended by InternalStreamFailure after their first part")
+	addEngineFlags(cmd, &f.engine)
+	return cmd
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func runEmulate(cmd *cobra.Command, f emulateFlags) error {
+	if (f.serve > 0) == (len(f.containers) > 0) {
+		return errors.New("give the instances: --container URL (repeatable) or --serve N, one of the two")
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	stderr := cmd.ErrOrStderr()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	instances := f.containers
+	digest := ""
+	if f.serve > 0 {
+		fmt.Fprintf(stderr, "starting %d server(s) with the real model (%s)…\n", f.serve, f.engine.Assets.Model)
+		for range f.serve {
+			u, stopServer, err := benchStartSelf(ctx, f.engine, f.maxQueueDepth)
+			if err != nil {
+				return err
+			}
+			defer func() {
+				if err := stopServer(); err != nil {
+					fmt.Fprintln(stderr, "kokoro: in-process server:", err)
+				}
+			}()
+			instances = append(instances, u)
+		}
+		var err error
+		if digest, err = emulatePseudoDigest(f.engine.Assets.Model); err != nil {
+			return err
+		}
+	}
+
+	cfg := emulate.Config{
+		EndpointName: f.endpoint, Region: f.region,
+		Variants:          []emulate.Variant{{Name: f.variant, Instances: instances}},
+		InvocationTimeout: f.invocationTimeout, SessionTimeout: f.sessionTimeout,
+		Faults:       emulate.Faults{Throttle: f.throttle, StreamFailure: f.streamFailure},
+		MetricPeriod: f.metricPeriod,
+		Logger:       log,
+	}
+	if f.cloudwatchURL != "" {
+		awsCfg, err := sagemaker.LoadConfig(ctx, sagemaker.Options{Region: f.region})
+		if err != nil {
+			return err
+		}
+		cfg.Metrics = sagemaker.NewMetricPublisher(awsCfg, f.cloudwatchURL)
+	}
+	em, err := emulate.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer em.Close()
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	url := "http://" + ln.Addr().String()
+	emulateBanner(cmd.OutOrStdout(), f, url, len(instances), digest)
+	err = em.Serve(ctx, ln)
+	if ctx.Err() != nil {
+		return nil // Ctrl-C is how the emulator ends
+	}
+	return err
+}
+
+// emulatePseudoDigest stands in for the image digest SageMaker would report: no image runs
+// here, so the servers are identified by what decides their speed, this build and the model
+// file. The artifact's slug then changes whenever either does, as it would with a new image.
+func emulatePseudoDigest(model string) (string, error) {
+	sum, err := benchFileSHA256(model)
+	if err != nil {
+		return "", err
+	}
+	prov := artifact.NewProvenance(time.Now(), version, nil)
+	build := prov.Build
+	if build == "" {
+		build = version
+	}
+	h := sha256.Sum256([]byte("kokoro emulate\x00" + build + "\x00" + sum))
+	return "sha256:" + hex.EncodeToString(h[:]), nil
+}
+
+func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, digest string) {
+	fmt.Fprintf(w, "SageMaker runtime emulator on %s: endpoint %s, variant %s (%d instance(s)), region %s\n",
+		url, f.endpoint, f.variant, instances, f.region)
+	fmt.Fprintln(w, "  InvokeEndpoint, InvokeEndpointWithResponseStream: HTTP/1.1; InvokeEndpointWithBidirectionalStream: HTTP/2 cleartext (h2c)")
+	fp := "--instance-type local-emulator"
+	if digest != "" {
+		fp += " --image-digest " + digest
+	} else {
+		fmt.Fprintln(w, "  image digest unknown (containers given by URL): pass --image-digest to the bench if you know it")
+	}
+	fmt.Fprintln(w, "measure it (any credentials; the emulator checks the signature's form, not its secret):")
+	fmt.Fprintf(w, "  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local kokoro bench qmax --transport sagemaker-bidi \\\n    --endpoint-name %s --variant %s --region %s --aws-endpoint-url %s %s\n",
+		f.endpoint, f.variant, f.region, url, strings.TrimSpace(fp))
+}

@@ -1,0 +1,114 @@
+package sagemaker_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwschemas "github.com/aws/aws-sdk-go-v2/service/cloudwatch/schemas"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+	"github.com/aws/smithy-go/transport/http/protocol/awsquery"
+
+	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/sagemaker"
+)
+
+// TestEmulatorPublishesConcurrencyToCloudWatch: three invocations held open on one instance
+// reach moto's CloudWatch as ConcurrentRequestsPerModel with a Maximum of 3, under the
+// endpoint's and variant's dimensions, read back through the SDK as a scaling policy's alarm
+// would read it.
+func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
+	t.Parallel()
+	motoURL := testenv.Moto(t)
+	cfg := aws.Config{Region: "us-east-1", Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+		return aws.Credentials{AccessKeyID: "AKIDTEST", SecretAccessKey: "secret"}, nil
+	})}
+
+	release := make(chan struct{})
+	var held sync.WaitGroup
+	container := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		held.Done()
+		<-release
+		_, _ = io.WriteString(w, "RIFF")
+	}))
+	defer container.Close()
+
+	em, err := emulate.New(emulate.Config{
+		EndpointName: "ep", Region: "us-east-1",
+		Variants:     []emulate.Variant{{Name: "AllTraffic", Instances: []string{container.URL}}},
+		Metrics:      sagemaker.NewMetricPublisher(cfg, motoURL),
+		MetricPeriod: 500 * time.Millisecond, SampleEvery: 50 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- em.Serve(ctx, ln) }()
+
+	client, err := sagemaker.NewStreamClient(cfg, sagemaker.RuntimeOptions{Endpoint: sagemaker.Endpoint{Name: "ep"}, EndpointURL: "http://" + ln.Addr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin := time.Now().UTC()
+	held.Add(3)
+	var calls sync.WaitGroup
+	for range 3 {
+		calls.Go(func() { _, _ = client.Invoke(context.Background(), []byte(`{}`)) })
+	}
+	held.Wait()
+	time.Sleep(700 * time.Millisecond) // a whole period with three in flight
+	close(release)
+	calls.Wait()
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	em.Close() // flushes the last period
+
+	cw := cloudwatch.NewFromConfig(cfg, func(o *cloudwatch.Options) {
+		o.BaseEndpoint = aws.String(motoURL)
+		o.Protocol = awsquery.New(cwschemas.GraniteServiceVersion20100801)
+	})
+	out, err := cw.GetMetricStatistics(context.Background(), &cloudwatch.GetMetricStatisticsInput{
+		Namespace: aws.String(sagemaker.MetricNamespace), MetricName: aws.String(sagemaker.MetricConcurrentRequests),
+		Dimensions: []cwtypes.Dimension{
+			{Name: aws.String("EndpointName"), Value: aws.String("ep")},
+			{Name: aws.String("VariantName"), Value: aws.String("AllTraffic")},
+		},
+		StartTime: aws.Time(begin.Add(-time.Minute)), EndTime: aws.Time(time.Now().Add(time.Minute)), Period: aws.Int32(10),
+		Statistics: []cwtypes.Statistic{cwtypes.StatisticMaximum},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peak float64
+	for _, d := range out.Datapoints {
+		peak = max(peak, aws.ToFloat64(d.Maximum))
+	}
+	if len(out.Datapoints) == 0 || peak != 3 {
+		t.Errorf("ConcurrentRequestsPerModel datapoints %d, Maximum %v; want 3", len(out.Datapoints), peak)
+	}
+}
+
+// testWriter sends the emulator's log lines (a failed PutMetricData, say) to the test's log.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(string(p))
+	return len(p), nil
+}

@@ -43,6 +43,7 @@ func slowStart(f *fakeSageMaker, n int32) {
 }
 
 func TestDeployUpdateDelete(t *testing.T) {
+	t.Parallel()
 	c, _ := newMoto(t)
 	ctx := ctxT(t)
 	fake := &fakeSageMaker{SageMakerAPI: c.SageMaker}

@@ -1,10 +1,15 @@
 package sagemaker
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/smithy-go"
@@ -71,8 +76,10 @@ func Explain(err error, region string) error {
 	}
 	action := Action(err)
 	var se *v4.SigningError
-	if errors.As(err, &se) {
-		return &Error{Kind: ErrNoCredentials, Err: err, Msg: "no AWS credentials found: set AWS_PROFILE (or pass --profile), run `aws configure` or `aws sso login`, or export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"}
+	// The SDK resolves credentials inside the call; a failure there carries no type of its
+	// own, only its wording ("get identity: get credentials: …").
+	if errors.As(err, &se) || strings.Contains(err.Error(), "get identity: ") {
+		return noCredentials(err)
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
@@ -80,6 +87,12 @@ func Explain(err error, region string) error {
 	}
 	var api smithy.APIError
 	if !errors.As(err, &api) {
+		// An error body the SDK could not read (moto answers JSON-protocol calls with XML
+		// errors) still has its HTTP status: 403 is a refusal of these credentials.
+		var re *smithyhttp.ResponseError
+		if errors.As(err, &re) && re.HTTPStatusCode() == http.StatusForbidden {
+			return &Error{Kind: ErrAccessDenied, Err: err, Msg: fmt.Sprintf("AWS refused %s (HTTP 403): the credentials lack this IAM permission or were rejected; grant it (README: IAM actions per command) or check --profile", orUnknown(action))}
+		}
 		return err
 	}
 	code, msg := api.ErrorCode(), api.ErrorMessage()
@@ -107,6 +120,22 @@ func Explain(err error, region string) error {
 		return &Error{Kind: ErrNotFound, Err: err, Msg: fmt.Sprintf("%s in region %s: check the name and --region", strings.TrimSuffix(oneLine(msg), "."), region)}
 	}
 	return err
+}
+
+func noCredentials(err error) error {
+	return &Error{Kind: ErrNoCredentials, Err: err, Msg: "no AWS credentials found: set AWS_PROFILE (or pass --profile), run `aws configure` or `aws sso login`, or export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"}
+}
+
+// CheckCredentials resolves the credentials once, so that a command without any fails before
+// its first change with a message saying how to provide them.
+func CheckCredentials(ctx context.Context, cfg aws.Config) error {
+	if cfg.Credentials == nil {
+		return noCredentials(errors.New("no credentials provider"))
+	}
+	if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
+		return noCredentials(err)
+	}
+	return nil
 }
 
 func isThrottle(code string) bool {

@@ -21,7 +21,7 @@ func putConcurrency(t *testing.T, c *Control, endpoint string, at time.Time, val
 		data = append(data, cwtypes.MetricDatum{
 			MetricName: aws.String(planner.MetricName), Value: aws.Float64(v), Timestamp: aws.Time(at.Add(time.Duration(i) * ConcurrencyPeriod)),
 			StorageResolution: aws.Int32(1),
-			Dimensions: []cwtypes.Dimension{{Name: aws.String("EndpointName"), Value: aws.String(endpoint)}, {Name: aws.String("VariantName"), Value: aws.String(DefaultVariant)}},
+			Dimensions:        []cwtypes.Dimension{{Name: aws.String("EndpointName"), Value: aws.String(endpoint)}, {Name: aws.String("VariantName"), Value: aws.String(DefaultVariant)}},
 		})
 	}
 	if _, err := c.CloudWatch.(*cloudwatch.Client).PutMetricData(ctxT(t), &cloudwatch.PutMetricDataInput{Namespace: aws.String(planner.MetricNamespace), MetricData: data}); err != nil {

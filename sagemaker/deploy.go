@@ -342,8 +342,8 @@ func (c *Control) checkUpdatable(ctx context.Context, cur *EndpointInfo, spec De
 		return err
 	}
 	if t != nil {
-		return fmt.Errorf("endpoint %s has autoscaling on variant %s and the instance type changes (%s → %s), which SageMaker refuses: deregister it first (`kokoro policy delete --endpoint %s`), deploy, then `kokoro policy apply` again",
-			cur.Name, spec.Variant, v.InstanceType, spec.InstanceType, cur.Name)
+		return fmt.Errorf("endpoint %s has autoscaling on variant %s and the instance type changes (%s → %s), which SageMaker refuses: deregister it first (`aws application-autoscaling deregister-scalable-target --service-namespace sagemaker --scalable-dimension sagemaker:variant:DesiredInstanceCount --resource-id %s`), deploy, then `kokoro policy apply` again",
+			cur.Name, spec.Variant, v.InstanceType, spec.InstanceType, ResourceID(cur.Name, spec.Variant))
 	}
 	return nil
 }

@@ -36,6 +36,9 @@ type FreezeState struct {
 	DesiredInstanceCount int `json:"desired_instance_count"`
 	// Pin is the instance count the freeze set; 0 when it left the count alone.
 	Pin int `json:"pin"`
+	// RestoreCount: thaw sets the desired count back even without a pin (the caller means
+	// to change it, as the scale-out timer does).
+	RestoreCount bool `json:"restore_count,omitempty"`
 	// Target is the scalable target as it was; nil when autoscaling was not registered.
 	Target *Target `json:"scalable_target"`
 	// Policies are the variant's scaling policies as they were. A freeze does not change
@@ -48,6 +51,8 @@ type FreezeSpec struct {
 	Endpoint, Variant string
 	// Pin sets the variant to this many instances for the measurement; 0 keeps the count.
 	Pin int
+	// RestoreCount makes thaw set the recorded count back although Pin is 0.
+	RestoreCount bool
 	// StateFile is where the state is written before the first change (see StatePath).
 	StateFile string
 	Purpose   string
@@ -119,7 +124,7 @@ func (c *Control) Freeze(ctx context.Context, s FreezeSpec) (*Frozen, error) {
 	st := FreezeState{
 		Version: FreezeStateVersion, Endpoint: s.Endpoint, Variant: s.Variant, Region: c.Region,
 		Created: time.Now().UTC(), PID: os.Getpid(), Host: host, Purpose: s.Purpose,
-		DesiredInstanceCount: v.Desired, Pin: s.Pin, Target: target, Policies: pols,
+		DesiredInstanceCount: v.Desired, Pin: s.Pin, RestoreCount: s.RestoreCount, Target: target, Policies: pols,
 	}
 	if err := writeState(s.StateFile, st); err != nil {
 		return nil, err
@@ -192,7 +197,7 @@ func (c *Control) Restore(ctx context.Context, st FreezeState, onStep func(strin
 		}
 	}
 	var errs []error
-	if st.Pin > 0 {
+	if st.Pin > 0 || st.RestoreCount {
 		if err := c.restoreCount(ctx, st.Endpoint, st.Variant, st.DesiredInstanceCount, note); err != nil {
 			errs = append(errs, err)
 		}

@@ -35,6 +35,9 @@ func newRootCmd() *cobra.Command {
 		newVoicesCmd(),
 		newPlanCmd(),
 		newServeCmd(),
+		newEndpointCmd(),
+		newPolicyCmd(),
+		newThawCmd(),
 	)
 	return root
 }

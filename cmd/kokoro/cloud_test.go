@@ -33,7 +33,9 @@ func motoEnv(t *testing.T) string {
 }
 
 // cloudArgs are the flags that point a command at moto.
-func cloudArgs(url string) []string { return []string{"--region", cloudRegion, "--aws-endpoint-url", url} }
+func cloudArgs(url string) []string {
+	return []string{"--region", cloudRegion, "--aws-endpoint-url", url}
+}
 
 // runRoot runs the kokoro command line in-process.
 func runRoot(t *testing.T, args ...string) (string, error) {

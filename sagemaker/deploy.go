@@ -32,6 +32,9 @@ type DeploySpec struct {
 	// ModelDataDownloadTimeoutInSeconds. 0 leaves SageMaker's default.
 	StartupTimeoutS  int
 	DownloadTimeoutS int
+	// InferenceAMI is the variant's InferenceAmiVersion (the host's NVIDIA driver), e.g.
+	// al2-ami-sagemaker-inference-gpu-3-1; empty leaves SageMaker's default.
+	InferenceAMI string
 }
 
 // Limits of the CreateEndpointConfig API (ProductionVariant).
@@ -100,7 +103,11 @@ func (s DeploySpec) ResourceName() string {
 		env = append(env, k+"="+v)
 	}
 	sort.Strings(env)
-	b, _ := json.Marshal([]any{s.Image, s.Role, s.InstanceType, s.InstanceCount, s.Variant, s.StartupTimeoutS, s.DownloadTimeoutS, env})
+	parts := []any{s.Image, s.Role, s.InstanceType, s.InstanceCount, s.Variant, s.StartupTimeoutS, s.DownloadTimeoutS, env}
+	if s.InferenceAMI != "" {
+		parts = append(parts, s.InferenceAMI) // only when set, so earlier deploys keep their names
+	}
+	b, _ := json.Marshal(parts)
 	sum := sha256.Sum256(b)
 	prefix := s.Endpoint
 	if len(prefix) > 54 {
@@ -203,6 +210,7 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
+	scaled := false
 	switch {
 	case current == nil:
 		res.Action = "create"
@@ -211,7 +219,7 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 	default:
 		res.Action = "update"
 		res.Previous = current.Config
-		if err := c.checkUpdatable(ctx, current, spec); err != nil {
+		if scaled, err = c.checkUpdatable(ctx, current, spec); err != nil {
 			return nil, err
 		}
 	}
@@ -234,8 +242,9 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 			return res, err
 		}
 	case "update":
-		// The new config describes the whole variant; nothing of the old one is retained.
-		in := &sm.UpdateEndpointInput{EndpointName: aws.String(spec.Endpoint), EndpointConfigName: aws.String(name), RetainAllVariantProperties: aws.Bool(false)}
+		// The new config describes the whole variant, except that under autoscaling the
+		// instance count autoscaling chose is kept rather than reset to the initial count.
+		in := &sm.UpdateEndpointInput{EndpointName: aws.String(spec.Endpoint), EndpointConfigName: aws.String(name), RetainAllVariantProperties: aws.Bool(scaled)}
 		if err := run("update endpoint", Call{"sagemaker:UpdateEndpoint", in}, func() error {
 			_, err := c.SageMaker.UpdateEndpoint(ctx, in)
 			return err
@@ -308,6 +317,9 @@ func (c *Control) ensureConfig(ctx context.Context, spec DeploySpec, name string
 	if spec.DownloadTimeoutS > 0 {
 		pv.ModelDataDownloadTimeoutInSeconds = aws.Int32(int32(spec.DownloadTimeoutS))
 	}
+	if spec.InferenceAMI != "" {
+		pv.InferenceAmiVersion = types.ProductionVariantInferenceAmiVersion(spec.InferenceAMI)
+	}
 	in := &sm.CreateEndpointConfigInput{
 		EndpointConfigName: aws.String(name),
 		ProductionVariants: []types.ProductionVariant{pv},
@@ -321,31 +333,29 @@ func (c *Control) ensureConfig(ctx context.Context, spec DeploySpec, name string
 
 // checkUpdatable refuses the updates SageMaker would refuse, before anything is created: an
 // endpoint that is not InService, and a change of instance type under a registered scalable
-// target ("Update endpoints that use auto scaling", SageMaker Developer Guide).
-func (c *Control) checkUpdatable(ctx context.Context, cur *EndpointInfo, spec DeploySpec) error {
+// target ("Update endpoints that use auto scaling", SageMaker Developer Guide). It reports
+// whether autoscaling is registered: then the update keeps the instance count autoscaling
+// chose instead of resetting it to the config's initial count.
+func (c *Control) checkUpdatable(ctx context.Context, cur *EndpointInfo, spec DeploySpec) (scaled bool, err error) {
 	if cur.Status != StatusInService {
 		if cur.Status == StatusFailed {
-			return &Error{Kind: ErrNotInService, Msg: fmt.Sprintf("endpoint %s is Failed (%s): SageMaker cannot update a failed endpoint; `kokoro endpoint delete %s`, then deploy again", cur.Name, oneLine(cur.FailureReason), cur.Name)}
+			return false, &Error{Kind: ErrNotInService, Msg: fmt.Sprintf("endpoint %s is Failed (%s): SageMaker cannot update a failed endpoint; `kokoro endpoint delete %s`, then deploy again", cur.Name, oneLine(cur.FailureReason), cur.Name)}
 		}
-		return notInService(cur.Name, cur.Status, cur.FailureReason)
+		return false, notInService(cur.Name, cur.Status, cur.FailureReason)
+	}
+	t, err := c.scalableTarget(ctx, ResourceID(cur.Name, spec.Variant))
+	if err != nil || t == nil {
+		return false, err
 	}
 	full, err := c.Describe(ctx, cur.Name)
 	if err != nil {
-		return err
+		return true, err
 	}
-	v, ok := full.Variant(spec.Variant)
-	if !ok || v.InstanceType == spec.InstanceType {
-		return nil
-	}
-	t, err := c.scalableTarget(ctx, ResourceID(cur.Name, spec.Variant))
-	if err != nil {
-		return err
-	}
-	if t != nil {
-		return fmt.Errorf("endpoint %s has autoscaling on variant %s and the instance type changes (%s → %s), which SageMaker refuses: deregister it first (`aws application-autoscaling deregister-scalable-target --service-namespace sagemaker --scalable-dimension sagemaker:variant:DesiredInstanceCount --resource-id %s`), deploy, then `kokoro policy apply` again",
+	if v, ok := full.Variant(spec.Variant); ok && v.InstanceType != spec.InstanceType {
+		return true, fmt.Errorf("endpoint %s has autoscaling on variant %s and the instance type changes (%s → %s), which SageMaker refuses: deregister it first (`aws application-autoscaling deregister-scalable-target --service-namespace sagemaker --scalable-dimension sagemaker:variant:DesiredInstanceCount --resource-id %s`), deploy, then `kokoro policy apply` again",
 			cur.Name, spec.Variant, v.InstanceType, spec.InstanceType, ResourceID(cur.Name, spec.Variant))
 	}
-	return nil
+	return true, nil
 }
 
 // DeleteOptions control a delete.

@@ -106,6 +106,7 @@ overriding earlier ones.`,
 	fl.IntVar(&f.maxQueueDepth, "max-queue-depth", -1, "shortcut for --env MAX_QUEUE_DEPTH=N (-1: leave unset)")
 	fl.IntVar(&f.spec.StartupTimeoutS, "startup-timeout", 600, "ContainerStartupHealthCheckTimeoutInSeconds: how long SageMaker waits for /ping (60–3600)")
 	fl.IntVar(&f.spec.DownloadTimeoutS, "download-timeout", 600, "ModelDataDownloadTimeoutInSeconds (60–3600)")
+	fl.StringVar(&f.spec.InferenceAMI, "inference-ami", "", "InferenceAmiVersion of the variant, e.g. al2-ami-sagemaker-inference-gpu-3-1 for the GPU image on ml.g5 (default: SageMaker's)")
 	fl.DurationVar(&f.wait, "wait", 45*time.Minute, "longest wait for InService")
 	fl.DurationVar(&f.poll, "poll", sagemaker.DefaultPoll, "how often the endpoint is read while waiting")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "read what exists and print the calls; change nothing")

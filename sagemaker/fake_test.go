@@ -3,7 +3,6 @@ package sagemaker
 import (
 	"context"
 
-	aas "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
 )
 
@@ -64,17 +63,4 @@ func motoUpdateEndpoint(api SageMakerAPI) func(context.Context, *sm.UpdateEndpoi
 		}
 		return &sm.UpdateEndpointOutput{EndpointArn: out.EndpointArn}, nil
 	}
-}
-
-// fakeScaling passes calls to the embedded API except those whose Func field is set.
-type fakeScaling struct {
-	ScalingAPI
-	RegisterScalableTargetFunc func(context.Context, *aas.RegisterScalableTargetInput, ...func(*aas.Options)) (*aas.RegisterScalableTargetOutput, error)
-}
-
-func (f *fakeScaling) RegisterScalableTarget(ctx context.Context, in *aas.RegisterScalableTargetInput, o ...func(*aas.Options)) (*aas.RegisterScalableTargetOutput, error) {
-	if f.RegisterScalableTargetFunc != nil {
-		return f.RegisterScalableTargetFunc(ctx, in, o...)
-	}
-	return f.ScalingAPI.RegisterScalableTarget(ctx, in, o...)
 }

@@ -95,7 +95,7 @@ func runBenchTTotal(cmd *cobra.Command, f ttotalFlags) error {
 	if err := sagemaker.ValidateName(f.endpoint); err != nil {
 		return err
 	}
-	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	out, errw := lockedPair(cmd.OutOrStdout(), cmd.ErrOrStderr())
 	if f.dryRun {
 		fmt.Fprintf(out, "dry run: nothing is called\n")
 		fmt.Fprintf(out, "1. probe %s over %s at %s in flight for %v (load_applied)\n", f.endpoint, f.transport, concurrencyText(f.concurrency, q.QMax), f.lead)

@@ -194,7 +194,8 @@ service. Exit status 1 when a check fails or the probe saw no scale-out.`,
 }
 
 func runPolicyValidate(cmd *cobra.Command, f policyFlags, p probeFlags) error {
-	ctx, stop := interruptContext(cmd.Context(), cmd.ErrOrStderr(), func() string { return "" })
+	out, errw := lockedPair(cmd.OutOrStdout(), cmd.ErrOrStderr())
+	ctx, stop := interruptContext(cmd.Context(), errw, func() string { return "" })
 	defer stop()
 	plan, docs, endpoint, c, err := f.load(ctx)
 	if err != nil {
@@ -202,7 +203,6 @@ func runPolicyValidate(cmd *cobra.Command, f policyFlags, p probeFlags) error {
 	}
 	variant := variantOf(docs)
 	checks, live, err := c.Validate(ctx, docs, endpoint, variant)
-	out := cmd.OutOrStdout()
 	failed := 0
 	for _, ch := range checks {
 		fmt.Fprintf(out, "%-5s %-24s %s\n", strings.ToUpper(ch.Verdict), ch.Name, ch.Detail)

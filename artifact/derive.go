@@ -15,7 +15,8 @@ func StageNames() []string {
 // Derive fills the figures of a ttotal artifact from its Stages and PolicyLagBoundS: the
 // intervals between consecutive stages in time order (those ending at or before
 // desired_set marked BeforeClock), each interval's share of their sum, the dominant
-// clocked interval, MeasuredS (desired_set → the last stage reached), PlanningS, Bounded
+// clocked interval, MeasuredS (desired_set → the last stage reached), PreClockS (the
+// intervals before desired_set, kept apart from T_total), PlanningS, Bounded
 // (the last stage is an upper bound) and MissingStages. It fails without a desired_set
 // stage, since the clock starts there.
 func (t *TTotal) Derive() error {
@@ -23,14 +24,9 @@ func (t *TTotal) Derive() error {
 	if !ok || clock.At.IsZero() {
 		return fmt.Errorf("derive ttotal: no %s stage, the clock has no start", StageDesiredSet)
 	}
-	stages := append([]Stage(nil), t.Stages...)
-	sort.SliceStable(stages, func(i, j int) bool {
-		if !stages[i].At.Equal(stages[j].At) {
-			return stages[i].At.Before(stages[j].At)
-		}
-		return rank(stages[i].Name) < rank(stages[j].Name)
-	})
+	stages := SortStages(t.Stages)
 	t.Durations, t.DominantStage = nil, nil
+	t.PreClockS = 0
 	var sum float64
 	for i := 1; i < len(stages); i++ {
 		a, b := stages[i-1], stages[i]
@@ -41,6 +37,9 @@ func (t *TTotal) Derive() error {
 			BeforeClock: !b.At.After(clock.At),
 		}
 		sum += d.Seconds
+		if d.BeforeClock {
+			t.PreClockS += d.Seconds
+		}
 		t.Durations = append(t.Durations, d)
 	}
 	for i := range t.Durations {
@@ -63,6 +62,20 @@ func (t *TTotal) Derive() error {
 		}
 	}
 	return nil
+}
+
+// SortStages returns the stages in time order, ties in StageNames order, as Derive lists
+// them: consecutive stages bound the intervals, so each instant between the first and the
+// last lies in exactly one.
+func SortStages(in []Stage) []Stage {
+	stages := append([]Stage(nil), in...)
+	sort.SliceStable(stages, func(i, j int) bool {
+		if !stages[i].At.Equal(stages[j].At) {
+			return stages[i].At.Before(stages[j].At)
+		}
+		return rank(stages[i].Name) < rank(stages[j].Name)
+	})
+	return stages
 }
 
 // rank places unknown stage names after the known ones.

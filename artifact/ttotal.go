@@ -37,6 +37,9 @@ type TTotal struct {
 
 	// MeasuredS is T_total measured from desired_set to the last stage reached.
 	MeasuredS float64 `json:"t_total_s"`
+	// PreClockS is the time before the clock started (load_applied → desired_set): listed
+	// as its own stage, never part of T_total. 0 when no stage precedes desired_set.
+	PreClockS float64 `json:"pre_clock_s,omitempty"`
 	// PolicyLagBoundS bounds the detection lag the trigger skipped (alarm periods × evaluation
 	// periods + cooldown); 0 when the trigger was the policy itself.
 	PolicyLagBoundS float64 `json:"policy_lag_bound_s"`

@@ -100,6 +100,9 @@ func rungArtifact(epoch time.Time, step int, s RungStats, slo time.Duration) art
 		CapacityChanged: has(s.Unusable, ReasonCapacityChanged),
 		CWRatio:         s.ConcurrencyRatio,
 
+		CloudWatchConcurrencyMean: s.CloudWatchMean,
+		CloudWatchConcurrencyPeak: s.CloudWatchPeak,
+
 		ServerConcurrencyMean: s.ServerInFlightMean,
 		ServerConcurrencyPeak: s.ServerInFlightPeak,
 	}

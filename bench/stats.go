@@ -86,6 +86,10 @@ type RungStats struct {
 	// ConcurrencyRatio is filled by a hook that reads the server side's view of concurrency
 	// (CloudWatch ConcurrentRequestsPerModel ÷ client mean in-flight); 0 when unknown.
 	ConcurrencyRatio float64 `json:"concurrency_ratio,omitempty"`
+	// CloudWatchMean/Peak are ConcurrentRequestsPerModel (Maximum per 10 s period) over the
+	// window, filled by the SageMaker hook that sets ConcurrencyRatio; 0 when not read.
+	CloudWatchMean float64 `json:"cloudwatch_mean,omitempty"`
+	CloudWatchPeak float64 `json:"cloudwatch_peak,omitempty"`
 	// ServerInFlightMean/Peak are the server's own count of requests in the system over the
 	// window, filled by a hook that samples it (ServerGauge); 0 when not sampled.
 	ServerInFlightMean float64 `json:"server_inflight_mean,omitempty"`

@@ -14,6 +14,9 @@ import (
 type Options struct {
 	Region  string // e.g. us-east-1
 	Profile string // a named profile of the shared config files
+	// EndpointURL sends every client to one address instead of AWS's regional endpoints: a
+	// moto server or the local emulator on loopback. Empty: AWS itself.
+	EndpointURL string
 }
 
 // LoadConfig resolves the SDK configuration once for every client a command builds. A missing
@@ -25,6 +28,9 @@ func LoadConfig(ctx context.Context, o Options) (aws.Config, error) {
 	}
 	if o.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(o.Profile))
+	}
+	if o.EndpointURL != "" {
+		opts = append(opts, config.WithBaseEndpoint(o.EndpointURL))
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {

@@ -34,6 +34,7 @@ func newBenchCmd() *cobra.Command {
 		Short: "Measure a server: the Q_max concurrency ladder",
 	}
 	cmd.AddCommand(newBenchQmaxCmd())
+	cmd.AddCommand(newBenchTTotalCmd())
 	return cmd
 }
 

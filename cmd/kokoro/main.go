@@ -36,6 +36,9 @@ func newRootCmd() *cobra.Command {
 		newPlanCmd(),
 		newServeCmd(),
 		newEmulateCmd(),
+		newEndpointCmd(),
+		newPolicyCmd(),
+		newThawCmd(),
 	)
 	return root
 }

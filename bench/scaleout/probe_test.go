@@ -1,0 +1,92 @@
+package scaleout
+
+import (
+	"context"
+	"encoding/binary"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/bench/transport"
+)
+
+// standIn answers POST /invocations with a streamed WAV whose first audio comes after the
+// delay the test sets, as a loaded or an idle instance would.
+func standIn(t *testing.T, delay *atomic.Int64) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(time.Duration(delay.Load())):
+		case <-r.Context().Done():
+			return
+		}
+		hdr := make([]byte, 44)
+		copy(hdr[0:], "RIFF")
+		binary.LittleEndian.PutUint32(hdr[4:], 0xFFFFFFFF)
+		copy(hdr[8:], "WAVEfmt ")
+		binary.LittleEndian.PutUint32(hdr[16:], 16)
+		binary.LittleEndian.PutUint16(hdr[20:], 1)
+		binary.LittleEndian.PutUint16(hdr[22:], 1)
+		binary.LittleEndian.PutUint32(hdr[24:], 24000)
+		binary.LittleEndian.PutUint32(hdr[28:], 48000)
+		binary.LittleEndian.PutUint16(hdr[32:], 2)
+		binary.LittleEndian.PutUint16(hdr[34:], 16)
+		copy(hdr[36:], "data")
+		binary.LittleEndian.PutUint32(hdr[40:], 0xFFFFFFFF)
+		w.Header().Set("Content-Type", "audio/wav")
+		_, _ = w.Write(hdr)
+		_, _ = w.Write(make([]byte, 4800))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// A real probe over HTTP across a scale-out that relieves the server: slow before the new
+// instance, fast after; the run finds traffic_recovered.
+func TestRunWithProbe(t *testing.T) {
+	t.Parallel()
+	var delay atomic.Int64
+	delay.Store(int64(300 * time.Millisecond))
+	url := standIn(t, &delay)
+	tr, err := transport.New("http", transport.Options{BaseURL: url, MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	cloud := &fakeCloud{clk: wallClock{}, current: 1, upAfter: 300 * time.Millisecond, logAfter: 200 * time.Millisecond}
+	probe := &Probe{Transport: tr, Concurrency: 4}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := Run(ctx, cloud, Config{
+		Probe: probe, Lead: time.Second, Poll: 50 * time.Millisecond,
+		RecoverTarget: 150 * time.Millisecond, RecoverWindow: 300 * time.Millisecond, RecoverMinSamples: 5, Hold: 20 * time.Second,
+		OnEvent: func(s string) {
+			if len(s) > 11 && s[:11] == "in_service:" {
+				delay.Store(int64(2 * time.Millisecond)) // the second instance takes half the load
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Obs
+	if o.LoadApplied.IsZero() || o.Recovered.IsZero() || o.Recovered.Before(o.InService) || o.DesiredSet.Sub(o.LoadApplied) < time.Second {
+		t.Fatalf("observed %+v (%s)", o, o.RecoveryNote)
+	}
+	if res.RequestsBefore == 0 || res.RequestsAfter == 0 || res.P95BeforeMs < 250 || res.P95AfterMs >= res.P95BeforeMs {
+		t.Fatalf("p95 before %.0f ms over %d, after %.0f ms over %d", res.P95BeforeMs, res.RequestsBefore, res.P95AfterMs, res.RequestsAfter)
+	}
+	tab, err := NewTable(Stages(o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.PreClock != o.DesiredSet.Sub(o.LoadApplied) || tab.Clocked != o.Recovered.Sub(o.DesiredSet) {
+		t.Fatalf("table %v / %v", tab.PreClock, tab.Clocked)
+	}
+}

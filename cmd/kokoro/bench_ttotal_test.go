@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	logtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
+
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/server"
+)
+
+// ttotalQmax writes a qmax artifact of the endpoint's configuration measured over transport.
+func ttotalQmax(t *testing.T, c *sagemaker.Control, endpoint, tr string) string {
+	t.Helper()
+	target, err := c.EndpointTarget(context.Background(), endpoint, sagemaker.DefaultVariant, tr, "kokoro-82m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := &artifact.Qmax{
+		Header: artifact.Header{SchemaVersion: artifact.SchemaVersion, Kind: artifact.KindQmax,
+			Provenance: artifact.Provenance{Tool: "kokoro", SourceFormat: artifact.FormatKokoro}, Target: target},
+		SLOms: 3000, QMax: 4, Config: artifact.LadderConfig{Ladder: []int{1, 2, 4, 8}},
+	}
+	for i, c := range []int{1, 2, 4, 8} {
+		q.Steps = append(q.Steps, artifact.Rung{StepIndex: i, Concurrency: c, OK: 100, Completed: 100, TTFABP95Ms: 20 * float64(c), Usable: true})
+	}
+	path, err := artifact.Write(t.TempDir(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// newInstance plays SageMaker bringing up the second instance: once the desired count rises,
+// the new instance's log stream appears with its container's stage markers, and the stand-in
+// serves fast (the load is now split over two instances).
+func newInstance(t *testing.T, ctx context.Context, c *sagemaker.Control, endpoint string, delay *atomic.Int64, raised chan<- struct{}) {
+	for ctx.Err() == nil {
+		info, err := c.Status(ctx, endpoint)
+		if err == nil && info.Variants[0].Desired == 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	close(raised)
+	delay.Store(int64(time.Millisecond))
+	logs := c.Logs.(*cloudwatchlogs.Client)
+	group, stream := sagemaker.LogGroup(endpoint), "AllTraffic/i-0new"
+	_, _ = logs.CreateLogGroup(ctx, &cloudwatchlogs.CreateLogGroupInput{LogGroupName: aws.String(group)})
+	if _, err := logs.CreateLogStream(ctx, &cloudwatchlogs.CreateLogStreamInput{LogGroupName: aws.String(group), LogStreamName: aws.String(stream)}); err != nil {
+		t.Error(err)
+		return
+	}
+	start := time.Now().UTC()
+	var ev []logtypes.InputLogEvent
+	for i, name := range []string{"framework_init", "weights_ready", "warmup_done", "ready"} {
+		at := start.Add(time.Duration(10+20*i) * time.Millisecond)
+		ev = append(ev, logtypes.InputLogEvent{Timestamp: aws.Int64(at.UnixMilli()), Message: aws.String(server.FormatStage(name, at, start))})
+	}
+	if _, err := logs.PutLogEvents(ctx, &cloudwatchlogs.PutLogEventsInput{LogGroupName: aws.String(group), LogStreamName: aws.String(stream), LogEvents: ev}); err != nil {
+		t.Error(err)
+	}
+}
+
+func ttotalArgs(url, qmax, standin, out string) []string {
+	return append([]string{"bench", "ttotal", "--endpoint-name", "tts-tt", "--qmax", qmax, "--url", standin,
+		"--probe-concurrency", "4", "--recovered-ms", "150", "--lead", "1s", "--poll", "50ms",
+		"--recover-window", "300ms", "--hold", "20s", "--log-wait", "10s", "--out", out}, cloudArgs(url)...)
+}
+
+func TestBenchTTotal(t *testing.T) {
+	url := motoEnv(t)
+	before := productionEndpoint(t, url, "tts-tt", "1")
+	c := testControl(t, url)
+	var delay atomic.Int64
+	delay.Store(int64(300 * time.Millisecond))
+	standin := standIn(t, &delay, nil)
+	qmax := ttotalQmax(t, c, "tts-tt", "http")
+	out := t.TempDir()
+
+	// Refusals: a qmax of another transport, of another configuration; nothing is touched.
+	if _, err := runRoot(t, append(ttotalArgs(url, ttotalQmax(t, c, "tts-tt", "ws"), standin, out), "--transport", "http")...); err == nil || !strings.Contains(err.Error(), "measured over ws") {
+		t.Fatalf("another transport: %v", err)
+	}
+	otherQ, _ := artifact.ReadQmax(qmax)
+	otherQ.Target.ContainerEnv = map[string]string{"SLOTS": "9"}
+	otherQ.Fingerprint, otherQ.Slug = "", ""
+	otherPath, err := artifact.Write(t.TempDir(), otherQ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runRoot(t, ttotalArgs(url, otherPath, standin, out)...); err == nil || !strings.Contains(err.Error(), "another configuration") {
+		t.Fatalf("another configuration: %v", err)
+	}
+	dry, err := runRoot(t, append(ttotalArgs(url, qmax, standin, out), "--dry-run")...)
+	if err != nil || !strings.Contains(dry, "DesiredInstanceCount + 1") {
+		t.Fatalf("dry run: %v\n%s", err, dry)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	raised := make(chan struct{})
+	go newInstance(t, ctx, c, "tts-tt", &delay, raised)
+	text, err := runRoot(t, ttotalArgs(url, qmax, standin, out)...)
+	if err != nil {
+		t.Fatalf("ttotal: %v\n%s", err, text)
+	}
+	matches, _ := filepath.Glob(filepath.Join(out, "ttotal-kokoro-82m-force-desired-*.json"))
+	if len(matches) != 1 {
+		t.Fatalf("artifacts %v\n%s", matches, text)
+	}
+	a, err := artifact.ReadTTotal(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{artifact.StageLoadApplied, artifact.StageDesiredSet, artifact.StageInstanceLogging, artifact.StageContainerStarted,
+		artifact.StageFrameworkInit, artifact.StageReady, artifact.StageInService, artifact.StageTrafficRecovered} {
+		if _, ok := a.Stage(s); !ok {
+			t.Fatalf("stage %s missing: %+v\n%s", s, a.Stages, text)
+		}
+	}
+	if math.Abs(a.ClockedSeconds()-a.MeasuredS) > 1e-9 || a.PreClockS < 1 || a.PlanningS != a.MeasuredS+60 || a.Pairs == nil || a.Pairs.Transport != "http" {
+		t.Fatalf("artifact: t_total %v, clocked sum %v, pre-clock %v, planning %v, pairs %+v", a.MeasuredS, a.ClockedSeconds(), a.PreClockS, a.PlanningS, a.Pairs)
+	}
+	if a.FromInstances != 1 || a.ToInstances != 2 || a.InstanceID != "i-0new" || a.P95BeforeMs < 100 || a.P95AfterMs > a.P95BeforeMs {
+		t.Fatalf("artifact: %d → %d on %s, p95 %v → %v", a.FromInstances, a.ToInstances, a.InstanceID, a.P95BeforeMs, a.P95AfterMs)
+	}
+	if !strings.Contains(text, "pre-clock (load_applied → desired_set)") || !strings.Contains(text, "T_total (desired_set → last stage)") {
+		t.Fatalf("table:\n%s", text)
+	}
+	if tg, n := liveState(t, c, "tts-tt"); tg != before || n != 1 {
+		t.Fatalf("after ttotal: %+v with %d instances, want %+v with 1", tg, n, before)
+	}
+}
+
+// Ctrl-C during the scale-out, then Ctrl-C again while restoring: the run stops, the count
+// and the scaling are back, and no artifact is written.
+func TestBenchTTotalInterrupted(t *testing.T) {
+	url := motoEnv(t)
+	before := productionEndpoint(t, url, "tts-tt", "1")
+	c := testControl(t, url)
+	var delay atomic.Int64
+	delay.Store(int64(50 * time.Millisecond))
+	standin := standIn(t, &delay, nil)
+	qmax := ttotalQmax(t, c, "tts-tt", "http")
+	out := t.TempDir()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	raised := make(chan struct{})
+	go func() {
+		for ctx.Err() == nil {
+			if info, err := c.Status(ctx, "tts-tt"); err == nil && info.Variants[0].Desired == 2 {
+				close(raised)
+				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+				time.Sleep(5 * time.Millisecond)
+				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	// No new instance ever comes: only the interrupt ends the wait.
+	args := append(ttotalArgs(url, qmax, standin, out), "--max-wait", "5m")
+	text, err := runRoot(t, args...)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 130 {
+		t.Fatalf("interrupted ttotal: %v\n%s", err, text)
+	}
+	select {
+	case <-raised:
+	default:
+		t.Fatal("the run ended before the scale-out began")
+	}
+	if tg, n := liveState(t, c, "tts-tt"); tg != before || n != 1 {
+		t.Fatalf("after the interrupt: %+v with %d instances, want %+v with 1\n%s", tg, n, before, text)
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "*.json")); len(m) != 0 {
+		t.Fatalf("an interrupted run wrote %v", m)
+	}
+	if !strings.Contains(text, "interrupted") || !strings.Contains(text, "still restoring") {
+		t.Fatalf("output:\n%s", text)
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/sagemaker"
+)
+
+// The cloud commands' tests run against moto with its test credentials in the environment,
+// the way a user's shell provides them.
+const cloudRegion = "us-east-1"
+
+func motoEnv(t *testing.T) string {
+	t.Helper()
+	url := testenv.Moto(t) // started first: moto's own SDK must not see the settings below
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "",
+		"AWS_PROFILE": "", "AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
+		"AWS_EC2_METADATA_DISABLED": "true", "KOKORO_STATE_DIR": dir + "/state",
+	} {
+		t.Setenv(k, v)
+	}
+	return url
+}
+
+// cloudArgs are the flags that point a command at moto.
+func cloudArgs(url string) []string {
+	return []string{"--region", cloudRegion, "--aws-endpoint-url", url}
+}
+
+// runRoot runs the kokoro command line in-process.
+func runRoot(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+// testControl is the test's own view of moto, outside the commands.
+func testControl(t *testing.T, url string) *sagemaker.Control {
+	t.Helper()
+	c, err := controlFor(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Poll = time.Millisecond
+	return c
+}
+
+const testImage = "123456789012.dkr.ecr.us-east-1.amazonaws.com/kokoro@sha256:8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced"
+
+// deployArgs deploys name with n instances of a type moto knows (its list predates g5).
+func deployArgs(url, name string, n string, extra ...string) []string {
+	a := append([]string{"endpoint", "deploy", name, "--image", testImage, "--role", "arn:aws:iam::123456789012:role/kokoro",
+		"--instance-type", "ml.g4dn.xlarge", "--instance-count", n, "--poll", "1ms"}, cloudArgs(url)...)
+	return append(a, extra...)
+}
+
+// standIn is a stand-in for the endpoint's containers over the http transport: a streamed WAV
+// whose first audio comes after *delay; inflight counts requests being served.
+func standIn(t *testing.T, delay, inflight *atomic.Int64) string {
+	t.Helper()
+	hdr := make([]byte, 44)
+	copy(hdr[0:], "RIFF")
+	binary.LittleEndian.PutUint32(hdr[4:], 0xFFFFFFFF)
+	copy(hdr[8:], "WAVEfmt ")
+	binary.LittleEndian.PutUint32(hdr[16:], 16)
+	binary.LittleEndian.PutUint16(hdr[20:], 1)
+	binary.LittleEndian.PutUint16(hdr[22:], 1)
+	binary.LittleEndian.PutUint32(hdr[24:], 24000)
+	binary.LittleEndian.PutUint32(hdr[28:], 48000)
+	binary.LittleEndian.PutUint16(hdr[32:], 2)
+	binary.LittleEndian.PutUint16(hdr[34:], 16)
+	copy(hdr[36:], "data")
+	binary.LittleEndian.PutUint32(hdr[40:], 0xFFFFFFFF)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if inflight != nil {
+			inflight.Add(1)
+			defer inflight.Add(-1)
+		}
+		var d time.Duration
+		if delay != nil {
+			d = time.Duration(delay.Load())
+		}
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "audio/wav")
+		_, _ = w.Write(hdr)
+		_, _ = w.Write(make([]byte, 4800))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}

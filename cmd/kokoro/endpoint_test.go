@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/sagemaker"
+)
+
+func TestEndpointDeployDescribeDelete(t *testing.T) {
+	url := motoEnv(t)
+	envFile := filepath.Join(t.TempDir(), "container-env.json")
+	if err := os.WriteFile(envFile, []byte(`{"MAX_QUEUE_DEPTH":"50"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runRoot(t, deployArgs(url, "tts-cli", "1", "--slots", "2", "--env", "THREADS=4", "--container-env", envFile)...)
+	if err != nil {
+		t.Fatalf("deploy: %v\n%s", err, out)
+	}
+	for _, want := range []string{"create model", "create endpoint config", "create endpoint", "wait InService", "endpoint tts-cli created"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("deploy output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runRoot(t, append([]string{"endpoint", "describe", "tts-cli", "--json"}, cloudArgs(url)...)...)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	var info sagemaker.EndpointInfo
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatalf("describe --json: %v\n%s", err, out)
+	}
+	v := info.Variants[0]
+	if info.Status != "InService" || v.Env["SLOTS"] != "2" || v.Env["THREADS"] != "4" || v.Env["MAX_QUEUE_DEPTH"] != "50" ||
+		v.StartupTimeoutS != 600 || v.DownloadTimeoutS != 600 || v.Image != testImage {
+		t.Fatalf("described %+v", info)
+	}
+	out, err = runRoot(t, append([]string{"endpoint", "describe", "tts-cli"}, cloudArgs(url)...)...)
+	if err != nil || !strings.Contains(out, "env     MAX_QUEUE_DEPTH=50") || !strings.Contains(out, "autoscaling: none registered") {
+		t.Fatalf("describe: %v\n%s", err, out)
+	}
+
+	// The same deploy again is a no-op; a changed one, as a dry run, shows the update.
+	out, err = runRoot(t, deployArgs(url, "tts-cli", "1", "--slots", "2", "--env", "THREADS=4", "--container-env", envFile)...)
+	if err != nil || !strings.Contains(out, "unchanged") {
+		t.Fatalf("repeat deploy: %v\n%s", err, out)
+	}
+	out, err = runRoot(t, deployArgs(url, "tts-cli", "1", "--slots", "4", "--dry-run")...)
+	if err != nil || !strings.Contains(out, "would call sagemaker:CreateModel") || !strings.Contains(out, "would call sagemaker:UpdateEndpoint") {
+		t.Fatalf("dry run: %v\n%s", err, out)
+	}
+
+	out, err = runRoot(t, append([]string{"endpoint", "delete", "tts-cli"}, cloudArgs(url)...)...)
+	if err != nil || !strings.Contains(out, "endpoint tts-cli deleted") {
+		t.Fatalf("delete: %v\n%s", err, out)
+	}
+	_, err = runRoot(t, append([]string{"endpoint", "describe", "tts-cli"}, cloudArgs(url)...)...)
+	if !errors.Is(err, sagemaker.ErrNotFound) || !strings.Contains(err.Error(), "not found in region us-east-1") {
+		t.Fatalf("describe after delete: %v", err)
+	}
+	if out, err := runRoot(t, append([]string{"endpoint", "delete", "tts-cli"}, cloudArgs(url)...)...); err != nil {
+		t.Fatalf("second delete: %v\n%s", err, out)
+	}
+
+	// Bad input is refused before any call; no credentials is one line saying what to do.
+	if _, err := runRoot(t, deployArgs(url, "tts-cli", "1", "--env", "NOEQUALS")...); err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
+		t.Fatalf("bad --env: %v", err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	_, err = runRoot(t, deployArgs(url, "tts-cli", "1")...)
+	if !errors.Is(err, sagemaker.ErrNoCredentials) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("no credentials: %v", err)
+	}
+}

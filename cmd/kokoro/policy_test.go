@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	aas "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
+	aastypes "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling/types"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+
+	"github.com/kokoro-sm/kokoro/planner"
+	"github.com/kokoro-sm/kokoro/sagemaker"
+)
+
+func exitCodeOf(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if err == nil {
+		return 0
+	}
+	return 2
+}
+
+// apply → drift reports none → a changed policy → drift reports it → apply repairs →
+// validate, then validate --probe while the test plays Application Auto Scaling.
+func TestPolicyApplyDriftValidate(t *testing.T) {
+	url := motoEnv(t)
+	if out, err := runRoot(t, deployArgs(url, "tts-pol", "1", "--max-queue-depth", "50")...); err != nil {
+		t.Fatal(err, out)
+	}
+	planDir := t.TempDir()
+	if out, err := runRoot(t, "plan", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "50", "--trough-rps", "10",
+		"--surge-trials", "50", "--endpoint", "tts-pol", "--out", planDir); err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	pol := func(args ...string) (string, error) {
+		return runRoot(t, append(append([]string{"policy"}, args...), append([]string{"--plan", planDir}, cloudArgs(url)...)...)...)
+	}
+
+	out, err := pol("drift")
+	if exitCodeOf(err) != 1 || !strings.Contains(out, "DRIFT: 4 difference(s)") {
+		t.Fatalf("drift before apply: %v\n%s", err, out)
+	}
+	out, err = pol("apply", "--dry-run")
+	if err != nil || !strings.Contains(out, "would call application-autoscaling:RegisterScalableTarget") || !strings.Contains(out, "would call cloudwatch:PutMetricAlarm") {
+		t.Fatalf("apply --dry-run: %v\n%s", err, out)
+	}
+	if _, err := pol("drift"); exitCodeOf(err) != 1 {
+		t.Fatal("a dry run applied something")
+	}
+	if out, err = pol("apply"); err != nil || !strings.Contains(out, "4 difference(s)") {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	if out, err = pol("drift"); err != nil || !strings.Contains(out, "no drift") {
+		t.Fatalf("drift after apply: %v\n%s", err, out)
+	}
+	if out, err = pol("apply"); err != nil || !strings.Contains(out, "nothing to change") {
+		t.Fatalf("second apply: %v\n%s", err, out)
+	}
+
+	// Someone changes the scale-out cooldown by hand.
+	c := testControl(t, url)
+	ctx := context.Background()
+	name := "kokoro-tts-pol-AllTraffic-scale-out"
+	p, err := c.Scaling.DescribeScalingPolicies(ctx, &aas.DescribeScalingPoliciesInput{ServiceNamespace: aastypes.ServiceNamespaceSagemaker,
+		ResourceId: aws.String(sagemaker.ResourceID("tts-pol", sagemaker.DefaultVariant)), ScalableDimension: aastypes.ScalableDimension(planner.ScalableDimension)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edited aastypes.ScalingPolicy
+	for _, x := range p.ScalingPolicies {
+		if aws.ToString(x.PolicyName) == name {
+			edited = x
+		}
+	}
+	if edited.TargetTrackingScalingPolicyConfiguration == nil {
+		t.Fatalf("no policy %s in %+v", name, p.ScalingPolicies)
+	}
+	edited.TargetTrackingScalingPolicyConfiguration.ScaleOutCooldown = aws.Int32(300)
+	if _, err := c.Scaling.PutScalingPolicy(ctx, &aas.PutScalingPolicyInput{
+		PolicyName: edited.PolicyName, ServiceNamespace: edited.ServiceNamespace, ResourceId: edited.ResourceId,
+		ScalableDimension: edited.ScalableDimension, PolicyType: edited.PolicyType,
+		TargetTrackingScalingPolicyConfiguration: edited.TargetTrackingScalingPolicyConfiguration,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, err = pol("drift")
+	if exitCodeOf(err) != 1 || !strings.Contains(out, "ScaleOutCooldown") || !strings.Contains(out, "deployed 300") {
+		t.Fatalf("drift after a hand edit: %v\n%s", err, out)
+	}
+	if out, err = pol("apply"); err != nil {
+		t.Fatal(err, out)
+	}
+	if out, err = pol("drift"); err != nil {
+		t.Fatalf("drift after repair: %v\n%s", err, out)
+	}
+
+	// validate: the checks pass; moto creates no target-tracking alarm, so that is a warning.
+	out, err = pol("validate")
+	if err != nil || !strings.Contains(out, "OK    drift") || !strings.Contains(out, "OK    container MAX_QUEUE_DEPTH") || !strings.Contains(out, "WARN  scale-out alarm") {
+		t.Fatalf("validate: %v\n%s", err, out)
+	}
+
+	// --probe: the alarm Application Auto Scaling would have made, in OK, then the test plays
+	// AWS: when the probe's load arrives, the alarm fires and the fleet grows.
+	alarm := "TargetTracking-endpoint/tts-pol/variant/AllTraffic-AlarmHigh-5f3a"
+	cw := cloudwatch.NewFromConfig(aws.Config{Region: cloudRegion, BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider("testing", "testing", "")},
+		func(o *cloudwatch.Options) { o.Protocol = sagemaker.CloudWatchProtocol() })
+	if _, err := cw.PutMetricAlarm(ctx, &cloudwatch.PutMetricAlarmInput{
+		AlarmName: aws.String(alarm), Namespace: aws.String(planner.MetricNamespace), MetricName: aws.String(planner.MetricName),
+		Statistic: cwtypes.StatisticMaximum, Period: aws.Int32(10), EvaluationPeriods: aws.Int32(3), Threshold: aws.Float64(37.5),
+		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var inflight, delay atomic.Int64
+	delay.Store(int64(20 * time.Millisecond))
+	standin := standIn(t, &delay, &inflight)
+	probe := []string{"validate", "--probe", "--transport", "http", "--url", standin, "--probe-concurrency", "8", "--poll", "50ms"}
+
+	// Nobody acts: the probe reports that nothing scaled out.
+	out, err = pol(append(probe, "--probe-duration", "1s")...)
+	if exitCodeOf(err) != 1 || !strings.Contains(out, "FAIL  scale-out") || !strings.Contains(out, "no alarm fired") {
+		t.Fatalf("validate --probe, no scale-out: %v\n%s", err, out)
+	}
+
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		for pctx.Err() == nil && inflight.Load() < 4 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if _, err := cw.SetAlarmState(pctx, &cloudwatch.SetAlarmStateInput{AlarmName: aws.String(alarm), StateValue: cwtypes.StateValueAlarm, StateReason: aws.String("threshold crossed")}); err != nil {
+			t.Error(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if err := c.SetDesired(pctx, "tts-pol", sagemaker.DefaultVariant, 2); err != nil {
+			t.Error(err)
+		}
+	}()
+	out, err = pol(append(probe, "--probe-duration", "30s")...)
+	if err != nil || !strings.Contains(out, "alarm "+alarm+": ALARM") || !strings.Contains(out, "OK    scale-out") || !strings.Contains(out, "in service: 2 instance(s)") {
+		t.Fatalf("validate --probe: %v\n%s", err, out)
+	}
+}

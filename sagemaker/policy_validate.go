@@ -1,0 +1,150 @@
+package sagemaker
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+
+	"github.com/kokoro-sm/kokoro/planner"
+)
+
+// Check is one finding of policy validation.
+type Check struct {
+	Name    string `json:"check"`
+	Verdict string `json:"verdict"` // "ok", "warn" or "fail"
+	Detail  string `json:"detail"`
+}
+
+// Verdicts of a Check.
+const (
+	CheckOK   = "ok"
+	CheckWarn = "warn"
+	CheckFail = "fail"
+)
+
+// ScaleOutAlarmNames are the alarms of the target-tracking policy: those Application Auto
+// Scaling lists on it, else those of its naming for the resource
+// ("TargetTracking-endpoint/E/variant/V-AlarmHigh-…").
+func (c *Control) ScaleOutAlarmNames(ctx context.Context, live *LiveScaling, d planner.Documents) ([]string, error) {
+	var names []string
+	for _, n := range live.ScaleOutAlarms(d) {
+		if strings.Contains(n, "AlarmHigh") {
+			names = append(names, n)
+		}
+	}
+	if len(names) > 0 {
+		return names, nil
+	}
+	prefix := "TargetTracking-" + d.ScalableTarget.ResourceID + "-AlarmHigh-"
+	out, err := c.CloudWatch.DescribeAlarms(ctx, &cloudwatch.DescribeAlarmsInput{AlarmNamePrefix: aws.String(prefix)})
+	if err != nil {
+		return nil, fmt.Errorf("describe alarms %s…: %w", prefix, c.explain(err))
+	}
+	for _, a := range out.MetricAlarms {
+		names = append(names, aws.ToString(a.AlarmName))
+	}
+	return names, nil
+}
+
+// Validate checks the deployed policy against the plan: no drift, the endpoint in service
+// inside the target's limits, the container's queue bound the plan's, and the target-tracking
+// alarms present. It changes nothing.
+func (c *Control) Validate(ctx context.Context, d planner.Documents, endpoint, variant string) ([]Check, *LiveScaling, error) {
+	live, err := c.ReadScaling(ctx, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	var checks []Check
+	add := func(name, verdict, format string, args ...any) {
+		checks = append(checks, Check{Name: name, Verdict: verdict, Detail: fmt.Sprintf(format, args...)})
+	}
+	if ch := Diff(d, live); len(ch) == 0 {
+		add("drift", CheckOK, "target, policies and alarm match the plan")
+	} else {
+		parts := make([]string, len(ch))
+		for i, x := range ch {
+			parts[i] = x.String()
+		}
+		add("drift", CheckFail, "%d difference(s): %s (`kokoro policy apply` repairs them)", len(ch), strings.Join(parts, "; "))
+	}
+	info, err := c.Describe(ctx, endpoint)
+	if err != nil {
+		return checks, live, err
+	}
+	v, ok := info.Variant(variant)
+	switch {
+	case info.Status != StatusInService:
+		add("endpoint", CheckFail, "%s is %s", endpoint, info.Status)
+	case !ok:
+		add("endpoint", CheckFail, "no variant %s", variant)
+	default:
+		add("endpoint", CheckOK, "%s InService, %d instance(s) of %s", endpoint, v.Current, v.InstanceType)
+	}
+	if live.Target != nil && ok {
+		if v.Current < live.Target.MinCapacity || v.Current > live.Target.MaxCapacity {
+			add("capacity", CheckWarn, "%d instance(s), outside the target's %d–%d: Application Auto Scaling will move it", v.Current, live.Target.MinCapacity, live.Target.MaxCapacity)
+		} else {
+			add("capacity", CheckOK, "%d instance(s) within %d–%d", v.Current, live.Target.MinCapacity, live.Target.MaxCapacity)
+		}
+	}
+	for k, want := range d.ContainerEnv {
+		switch got, has := v.Env[k]; {
+		case !has:
+			add("container "+k, CheckFail, "the endpoint's container has no %s; the plan sets %s (`kokoro endpoint deploy --container-env container-env.json`)", k, want)
+		case got != want:
+			add("container "+k, CheckFail, "the endpoint's container has %s=%s, the plan %s (`kokoro endpoint deploy --container-env container-env.json`)", k, got, want)
+		default:
+			add("container "+k, CheckOK, "%s=%s as planned", k, got)
+		}
+	}
+	names, err := c.ScaleOutAlarmNames(ctx, live, d)
+	if err != nil {
+		return checks, live, err
+	}
+	if len(names) == 0 {
+		add("scale-out alarm", CheckWarn, "no alarm of the target-tracking policy found: Application Auto Scaling creates them with the policy; without one nothing scales out")
+	} else {
+		states, err := c.Alarms(ctx, names)
+		if err != nil {
+			return checks, live, err
+		}
+		for _, s := range states {
+			add("scale-out alarm", CheckOK, "%s is %s", s.Name, s.State)
+		}
+	}
+	return checks, live, nil
+}
+
+// ScalingObs is one reading of a variant while a probe drives it.
+type ScalingObs struct {
+	At               time.Time
+	Desired, Current int
+	Status           string
+	Alarms           []AlarmState
+}
+
+// WatchScaling reads the variant's counts and the named alarms every interval until ctx ends,
+// handing each reading to on. Read errors end the watch.
+func (c *Control) WatchScaling(ctx context.Context, endpoint, variant string, alarms []string, every time.Duration, on func(ScalingObs)) error {
+	for {
+		info, err := c.endpointStatus(ctx, endpoint)
+		if err != nil {
+			return err
+		}
+		o := ScalingObs{At: time.Now().UTC(), Status: info.Status}
+		if v, ok := info.Variant(variant); ok {
+			o.Desired, o.Current = v.Desired, v.Current
+		}
+		if o.Alarms, err = c.Alarms(ctx, alarms); err != nil {
+			return err
+		}
+		on(o)
+		if err := c.sleep(ctx, every); err != nil {
+			return nil
+		}
+	}
+}

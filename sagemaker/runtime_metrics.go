@@ -7,9 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
-	cwschemas "github.com/aws/aws-sdk-go-v2/service/cloudwatch/schemas"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
-	"github.com/aws/smithy-go/transport/http/protocol/awsquery"
 )
 
 // What SageMaker publishes for a real-time endpoint's concurrency (SageMaker developer guide,
@@ -40,10 +38,7 @@ type MetricPublisher struct {
 // the tests, or any CloudWatch-compatible API).
 func NewMetricPublisher(cfg aws.Config, endpointURL string) *MetricPublisher {
 	return &MetricPublisher{c: cloudwatch.NewFromConfig(cfg, func(o *cloudwatch.Options) {
-		// CloudWatch speaks awsQuery, awsJson1_0 and Smithy RPC v2 CBOR; the SDK picks CBOR,
-		// which CloudWatch-compatible servers other than AWS (moto among them) do not speak
-		// yet. awsQuery is the protocol every one of them has.
-		o.Protocol = awsquery.New(cwschemas.GraniteServiceVersion20100801)
+		o.Protocol = CloudWatchProtocol() // the one CloudWatch protocol moto speaks too (control.go)
 		if endpointURL != "" {
 			o.BaseEndpoint = aws.String(endpointURL)
 		}

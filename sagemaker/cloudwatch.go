@@ -74,6 +74,11 @@ func (c *Control) ConcurrencySeries(ctx context.Context, endpoint, variant strin
 func (c *Control) ConcurrencyStats(ctx context.Context, endpoint, variant string, from, to time.Time, wait time.Duration) (mean, peak float64, n int, err error) {
 	// The last period that ends inside the window.
 	last := to.Truncate(ConcurrencyPeriod).Add(-ConcurrencyPeriod)
+	if last.Before(from) {
+		// No whole period fits in the window (a rung shorter than 10 s): nothing to read, and
+		// CloudWatch refuses a query whose start and end round to the same second.
+		return 0, 0, 0, nil
+	}
 	deadline := time.Now().Add(wait)
 	for {
 		pts, err := c.ConcurrencySeries(ctx, endpoint, variant, from, to)

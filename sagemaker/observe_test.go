@@ -51,6 +51,12 @@ func TestConcurrencyStats(t *testing.T) {
 	if err != nil || n != 0 {
 		t.Fatalf("empty window: %d periods, %v", n, err)
 	}
+	// A window shorter than a period holds no whole one, even with data around it: no read
+	// (CloudWatch refuses a start and end in the same second), no data.
+	from := t0.Add(ConcurrencyPeriod + 200*time.Millisecond)
+	if _, _, n, err = c.ConcurrencyStats(ctx, "tts-cw", DefaultVariant, from, from.Add(300*time.Millisecond), time.Second); err != nil || n != 0 {
+		t.Fatalf("a 300 ms window: %d periods, %v; want none and no error", n, err)
+	}
 }
 
 func TestLogStreams(t *testing.T) {

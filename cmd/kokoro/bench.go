@@ -191,6 +191,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 	target.BaseURL = baseURL
 	target.Host = benchTargetHost(baseURL)
 
+	var hooks bench.Hooks
 	topts := transport.Options{BaseURL: baseURL, MaxConns: cfg.Ladder[len(cfg.Ladder)-1]}
 	if f.timestamp {
 		topts.Timestamp = func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
@@ -203,6 +204,11 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		defer closeClients()
 		topts.SageMaker, target, baseURL = sm, smTarget, f.sm.describe()
 		target.Model = f.modelName
+		if f.sm.freeze {
+			if hooks, target, err = f.sm.controlPlane(ctx, f.transport, f.modelName, stderr); err != nil {
+				return err
+			}
+		}
 	}
 	tr, err := transport.New(f.transport, topts)
 	if err != nil {
@@ -213,7 +219,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		return err
 	}
 	job := &bench.QmaxJob{
-		Ladder:         &bench.Ladder{Transport: tr, Config: cfg},
+		Ladder:         &bench.Ladder{Transport: tr, Config: cfg, Hooks: hooks},
 		Target:         target,
 		Provenance:     prov,
 		UnboundedQueue: f.self && f.maxQueueDepth == 0,
@@ -233,7 +239,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 			gdone := make(chan struct{})
 			go func() { g.Run(gctx); close(gdone) }()
 			defer func() { stopGauge(); <-gdone }()
-			job.Ladder.Hooks.AfterRung = g.AfterRung
+			job.Ladder.Hooks.AfterRung = chainAfterRung(job.Ladder.Hooks.AfterRung, g.AfterRung)
 		}
 	}
 	live := benchIsTerminal(stderr)
@@ -261,6 +267,23 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		return &exitError{code: 130, err: fmt.Errorf("interrupted: the artifact is marked partial: %w", err)}
 	}
 	return err
+}
+
+// chainAfterRung runs the hooks in order, stopping at the first error; nil hooks are skipped.
+// A later hook's ConcurrencyRatio wins: a server gauge named explicitly with --server-metrics
+// overrides CloudWatch's.
+func chainAfterRung(hooks ...func(context.Context, *bench.RungStats) error) func(context.Context, *bench.RungStats) error {
+	return func(ctx context.Context, s *bench.RungStats) error {
+		for _, h := range hooks {
+			if h == nil {
+				continue
+			}
+			if err := h(ctx, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 func benchUsableText(s bench.RungStats) string {

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 )
@@ -16,7 +18,13 @@ import (
 type sageMakerFlags struct {
 	endpoint, variant, container string
 	region, profile, endpointURL string
+	runtimeURL                   string
 	instanceType, imageDigest    string
+	// freeze runs the ladder under the control plane: autoscaling suspended and one instance
+	// pinned (restored on exit), capacity watched, CloudWatch's concurrency read per rung, and
+	// the fingerprint read from the endpoint itself.
+	freeze   bool
+	stateDir string
 }
 
 func addSageMakerFlags(fl *pflag.FlagSet, f *sageMakerFlags) {
@@ -25,9 +33,12 @@ func addSageMakerFlags(fl *pflag.FlagSet, f *sageMakerFlags) {
 	fl.StringVar(&f.container, "target-container", "", "sagemaker-stream: TargetContainerHostname of a multi-container endpoint")
 	fl.StringVar(&f.region, "region", "", "sagemaker-*: AWS region (default: the SDK's chain, AWS_REGION, the profile)")
 	fl.StringVar(&f.profile, "profile", "", "sagemaker-*: named profile of the shared AWS config files")
-	fl.StringVar(&f.endpointURL, "aws-endpoint-url", "", "sagemaker-*: the runtime API's address instead of AWS's: kokoro emulate, or a VPC endpoint")
-	fl.StringVar(&f.instanceType, "instance-type", "", "sagemaker-*: the endpoint's instance type, for the artifact's fingerprint (e.g. ml.g5.xlarge)")
-	fl.StringVar(&f.imageDigest, "image-digest", "", "sagemaker-*: the container image digest, for the artifact's fingerprint (sha256:…)")
+	fl.StringVar(&f.endpointURL, "aws-endpoint-url", "", "sagemaker-*: send every AWS call to this address instead of AWS's (a moto server, kokoro emulate)")
+	fl.StringVar(&f.runtimeURL, "runtime-endpoint-url", "", "sagemaker-*: the runtime API's address when it differs from --aws-endpoint-url: kokoro emulate, or a VPC endpoint")
+	fl.BoolVar(&f.freeze, "freeze", true, "sagemaker-*: suspend autoscaling and pin one instance for the ladder (restored on exit, or by kokoro thaw), watch the capacity, read CloudWatch's concurrency per rung and the fingerprint from the endpoint; --freeze=false measures through the runtime API alone (kokoro emulate without a control plane)")
+	fl.StringVar(&f.stateDir, "state-dir", "", "sagemaker-*: directory of the freeze's state file (default: KOKORO_STATE_DIR, $XDG_STATE_HOME/kokoro or ~/.local/state/kokoro)")
+	fl.StringVar(&f.instanceType, "instance-type", "", "sagemaker-*: the endpoint's instance type for the artifact's fingerprint, when the endpoint is not read (--freeze=false)")
+	fl.StringVar(&f.imageDigest, "image-digest", "", "sagemaker-*: the container image digest for the fingerprint (sha256:…), when the endpoint does not report one")
 }
 
 func isSageMakerTransport(name string) bool { return strings.HasPrefix(name, "sagemaker-") }
@@ -44,12 +55,12 @@ func (f sageMakerFlags) open(ctx context.Context, name string, maxConns int) (*t
 	}
 	o := sagemaker.RuntimeOptions{
 		Endpoint:    sagemaker.Endpoint{Name: f.endpoint, Variant: f.variant, TargetContainer: f.container},
-		EndpointURL: f.endpointURL,
+		EndpointURL: f.runtimeAddress(),
 		MaxConns:    maxConns,
 	}
 	target := artifact.Target{
 		Kind: artifact.TargetSageMaker, Endpoint: f.endpoint, Variant: f.variant, Region: cfg.Region,
-		InstanceType: f.instanceType, ImageDigest: f.imageDigest, BaseURL: f.endpointURL,
+		InstanceType: f.instanceType, ImageDigest: f.imageDigest, BaseURL: f.runtimeAddress(),
 	}
 	sm := &transport.SageMaker{}
 	closeFn := func() {}
@@ -83,8 +94,88 @@ func (f sageMakerFlags) describe() string {
 	if f.variant != "" {
 		s += " variant " + f.variant
 	}
-	if f.endpointURL != "" {
-		s += " at " + f.endpointURL
+	if u := f.runtimeAddress(); u != "" {
+		s += " at " + u
 	}
 	return s
+}
+
+// runtimeAddress is where the runtime calls go: --runtime-endpoint-url, else
+// --aws-endpoint-url, else AWS ("").
+func (f sageMakerFlags) runtimeAddress() string {
+	if f.runtimeURL != "" {
+		return f.runtimeURL
+	}
+	return f.endpointURL
+}
+
+// controlPlane connects to the endpoint's control plane for a ladder: the hooks that freeze,
+// pin and watch it, and the target as the endpoint describes itself (instance type, image
+// digest, container environment), so that the fingerprint is the endpoint's own. A digest the
+// endpoint does not report (an image named by tag, with no resolved digest) comes from
+// --image-digest.
+func (f sageMakerFlags) controlPlane(ctx context.Context, transportName, model string, log io.Writer) (bench.Hooks, artifact.Target, error) {
+	c, err := controlFor(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, EndpointURL: f.endpointURL})
+	if err != nil {
+		return bench.Hooks{}, artifact.Target{}, err
+	}
+	variant := f.variant
+	if variant == "" {
+		variant = sagemaker.DefaultVariant
+	}
+	target, err := c.EndpointTarget(ctx, f.endpoint, variant, transportName, model)
+	if err != nil {
+		return bench.Hooks{}, artifact.Target{}, err
+	}
+	if f.instanceType != "" && !strings.EqualFold(f.instanceType, target.InstanceType) {
+		return bench.Hooks{}, artifact.Target{}, fmt.Errorf("--instance-type %s, but endpoint %s variant %s runs %s", f.instanceType, f.endpoint, variant, target.InstanceType)
+	}
+	if target.ImageDigest == "" {
+		target.ImageDigest = f.imageDigest
+	}
+	target.BaseURL = f.runtimeAddress()
+	hooks := endpointHooks(c, endpointHookOptions{Endpoint: f.endpoint, Variant: variant, StateDir: f.stateDir, Log: log})
+	return hooks, target, nil
+}
+
+// probeTarget says where a probe load goes: the base URL for http and ws, the endpoint for the
+// SageMaker transports.
+type probeTarget struct {
+	url               string
+	aws               awsFlags
+	endpoint, variant string
+	runtimeURL        string
+	targetContainer   string
+}
+
+// addProbeTargetFlags adds the flags a probe needs beyond the command's own: where the runtime
+// API is and which container of a multi-container endpoint to reach.
+func addProbeTargetFlags(fl *pflag.FlagSet, p *probeTarget) {
+	fl.StringVar(&p.url, "url", "", "base URL for the http and ws transports")
+	fl.StringVar(&p.runtimeURL, "runtime-endpoint-url", "", "sagemaker-*: the runtime API's address when it differs from --aws-endpoint-url (kokoro emulate, a VPC endpoint)")
+	fl.StringVar(&p.targetContainer, "target-container", "", "sagemaker-stream: TargetContainerHostname of a multi-container endpoint")
+}
+
+// openProbeTransport builds the transport a probe load runs over, with maxConns connections.
+// close releases what the SageMaker clients hold.
+func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConns int) (transport.Transport, func(), error) {
+	o := transport.Options{BaseURL: p.url, MaxConns: maxConns}
+	closeFn := func() {}
+	if isSageMakerTransport(name) {
+		f := sageMakerFlags{
+			endpoint: p.endpoint, variant: p.variant, container: p.targetContainer,
+			region: p.aws.region, profile: p.aws.profile, endpointURL: p.aws.endpointURL, runtimeURL: p.runtimeURL,
+		}
+		sm, _, c, err := f.open(ctx, name, maxConns)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.SageMaker, closeFn = sm, c
+	}
+	tr, err := transport.New(name, o)
+	if err != nil {
+		closeFn()
+		return nil, nil, err
+	}
+	return tr, closeFn, nil
 }

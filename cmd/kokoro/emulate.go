@@ -168,6 +168,6 @@ func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, diges
 		fmt.Fprintln(w, "  image digest unknown (containers given by URL): pass --image-digest to the bench if you know it")
 	}
 	fmt.Fprintln(w, "measure it (any credentials; the emulator checks the signature's form, not its secret):")
-	fmt.Fprintf(w, "  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local kokoro bench qmax --transport sagemaker-bidi \\\n    --endpoint-name %s --variant %s --region %s --aws-endpoint-url %s %s\n",
+	fmt.Fprintf(w, "  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local kokoro bench qmax --transport sagemaker-bidi \\\n    --endpoint-name %s --variant %s --region %s --aws-endpoint-url %s --freeze=false %s\n",
 		f.endpoint, f.variant, f.region, url, strings.TrimSpace(fp))
 }

@@ -67,7 +67,7 @@ func TestSageMakerTransportsFindTheSameQmax(t *testing.T) {
 			"--measure-window", window.String(), "--settle", "1s", "--slo-ms", fmt.Sprint(slo), "--out", out, "--texts", texts}
 		if strings.HasPrefix(tr, "sagemaker-") {
 			args = append(args, "--endpoint-name", "kokoro-local", "--variant", "AllTraffic", "--region", "us-east-1",
-				"--aws-endpoint-url", emuURL, "--instance-type", "local-emulator", "--image-digest", "sha256:0123456789abcdef")
+				"--aws-endpoint-url", emuURL, "--freeze=false", "--instance-type", "local-emulator", "--image-digest", "sha256:0123456789abcdef")
 		} else {
 			args = append(args, "--url", url)
 		}
@@ -224,7 +224,7 @@ func TestEmulateBannerIsRunnable(t *testing.T) {
 	f := emulateFlags{endpoint: "ep", variant: "AllTraffic", region: "eu-west-1"}
 	emulateBanner(&b, f, "http://127.0.0.1:9", 2, "sha256:abc")
 	for _, want := range []string{"--transport sagemaker-bidi", "--endpoint-name ep", "--variant AllTraffic", "--region eu-west-1",
-		"--aws-endpoint-url http://127.0.0.1:9", "--image-digest sha256:abc", "AWS_ACCESS_KEY_ID="} {
+		"--aws-endpoint-url http://127.0.0.1:9 --freeze=false", "--image-digest sha256:abc", "AWS_ACCESS_KEY_ID="} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("banner lacks %q:\n%s", want, b.String())
 		}

@@ -21,7 +21,8 @@ import (
 type ttotalFlags struct {
 	aws                         awsFlags
 	endpoint, variant           string
-	qmax, transport, url, voice string
+	qmax, transport, voice      string
+	probe                       probeTarget
 	out, modelName, stateDir    string
 	concurrency                 int
 	recoveredMs, policyLag      float64
@@ -54,7 +55,7 @@ configuration unless --allow-config-mismatch.`,
 	fl.StringVar(&f.variant, "variant", sagemaker.DefaultVariant, "production variant")
 	fl.StringVar(&f.qmax, "qmax", "", "qmax artifact of this endpoint's configuration: sizes the probe and its recovery target")
 	fl.StringVar(&f.transport, "transport", "", "probe transport (default: the qmax artifact's): "+transport.Help())
-	fl.StringVar(&f.url, "url", "", "base URL for the http and ws transports")
+	addProbeTargetFlags(fl, &f.probe)
 	fl.StringVar(&f.voice, "voice", "", "voice the probe requests (default: the server's)")
 	fl.IntVar(&f.concurrency, "probe-concurrency", 0, "probe requests kept in flight (default: Q_max × current instances)")
 	fl.Float64Var(&f.recoveredMs, "recovered-ms", 0, "probe p95 TTFAB that counts as recovered (default: 1.25 × the qmax p95 at the per-instance load after the scale-out)")
@@ -145,10 +146,12 @@ func runBenchTTotal(cmd *cobra.Command, f ttotalFlags) error {
 	if math.IsNaN(recovered) || recovered <= 0 {
 		return errors.New("the qmax artifact has no completed rung to set the recovery target from: pass --recovered-ms")
 	}
-	tr, err := transport.New(f.transport, transport.Options{BaseURL: f.url, MaxConns: p})
+	f.probe.aws, f.probe.endpoint, f.probe.variant = f.aws, f.endpoint, f.variant
+	tr, closeClients, err := openProbeTransport(ctx, f.transport, f.probe, p)
 	if err != nil {
 		return err
 	}
+	defer closeClients()
 	defer tr.Close()
 
 	stateFile = sagemaker.StatePath(stateDir(f.stateDir), c.Region, f.endpoint, f.variant)

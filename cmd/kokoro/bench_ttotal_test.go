@@ -17,6 +17,7 @@ import (
 	logtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
 
 	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 	"github.com/kokoro-sm/kokoro/server"
 )
@@ -112,22 +113,7 @@ func TestBenchTTotal(t *testing.T) {
 		t.Fatalf("dry run: %v\n%s", err, dry)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	raised := make(chan struct{})
-	go newInstance(t, ctx, c, "tts-tt", &delay, raised)
-	text, err := runRoot(t, ttotalArgs(url, qmax, standin, out)...)
-	if err != nil {
-		t.Fatalf("ttotal: %v\n%s", err, text)
-	}
-	matches, _ := filepath.Glob(filepath.Join(out, "ttotal-kokoro-82m-force-desired-*.json"))
-	if len(matches) != 1 {
-		t.Fatalf("artifacts %v\n%s", matches, text)
-	}
-	a, err := artifact.ReadTTotal(matches[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, text := scaleOut(t, url, c, &delay, ttotalArgs(url, qmax, standin, out), out)
 	for _, s := range []string{artifact.StageLoadApplied, artifact.StageDesiredSet, artifact.StageInstanceLogging, artifact.StageContainerStarted,
 		artifact.StageFrameworkInit, artifact.StageReady, artifact.StageInService, artifact.StageTrafficRecovered} {
 		if _, ok := a.Stage(s); !ok {
@@ -142,6 +128,58 @@ func TestBenchTTotal(t *testing.T) {
 	}
 	if !strings.Contains(text, "pre-clock (load_applied → desired_set)") || !strings.Contains(text, "T_total (desired_set → last stage)") {
 		t.Fatalf("table:\n%s", text)
+	}
+	if tg, n := liveState(t, c, "tts-tt"); tg != before || n != 1 {
+		t.Fatalf("after ttotal: %+v with %d instances, want %+v with 1", tg, n, before)
+	}
+}
+
+// scaleOut runs `kokoro bench ttotal` with args while newInstance plays SageMaker, and reads
+// the artifact it wrote into out.
+func scaleOut(t *testing.T, url string, c *sagemaker.Control, delay *atomic.Int64, args []string, out string) (*artifact.TTotal, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	raised := make(chan struct{})
+	go newInstance(t, ctx, c, "tts-tt", delay, raised)
+	text, err := runRoot(t, args...)
+	if err != nil {
+		t.Fatalf("ttotal: %v\n%s", err, text)
+	}
+	matches, _ := filepath.Glob(filepath.Join(out, "ttotal-kokoro-82m-force-desired-*.json"))
+	if len(matches) != 1 {
+		t.Fatalf("artifacts %v\n%s", matches, text)
+	}
+	a, err := artifact.ReadTTotal(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, text
+}
+
+// The probe of a scale-out reaches the endpoint's containers through the runtime API when the
+// qmax artifact was measured that way: here through the emulator in front of the stand-in,
+// with moto as the control plane.
+func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
+	url := motoEnv(t)
+	before := productionEndpoint(t, url, "tts-tt", "1")
+	c := testControl(t, url)
+	var delay atomic.Int64
+	delay.Store(int64(300 * time.Millisecond))
+	standin := standIn(t, &delay, nil)
+	emu := startEmulator(t, emulate.Config{EndpointName: "tts-tt", Region: cloudRegion,
+		Variants: []emulate.Variant{{Name: sagemaker.DefaultVariant, Instances: []string{standin}}}})
+	qmax := ttotalQmax(t, c, "tts-tt", artifact.TransportSageMakerStream)
+	out := t.TempDir()
+	args := append([]string{"bench", "ttotal", "--endpoint-name", "tts-tt", "--qmax", qmax, "--runtime-endpoint-url", emu,
+		"--probe-concurrency", "4", "--recovered-ms", "150", "--lead", "1s", "--poll", "50ms",
+		"--recover-window", "300ms", "--hold", "20s", "--log-wait", "10s", "--out", out}, cloudArgs(url)...)
+	a, text := scaleOut(t, url, c, &delay, args, out)
+	if _, ok := a.Stage(artifact.StageTrafficRecovered); !ok || a.Pairs == nil || a.Pairs.Transport != artifact.TransportSageMakerStream {
+		t.Fatalf("artifact: stages %+v, pairs %+v\n%s", a.Stages, a.Pairs, text)
+	}
+	if a.RequestsBefore == 0 || a.P95BeforeMs < 250 || a.P95AfterMs > a.P95BeforeMs {
+		t.Fatalf("probe through the emulator: %d requests before, p95 %v → %v ms\n%s", a.RequestsBefore, a.P95BeforeMs, a.P95AfterMs, text)
 	}
 	if tg, n := liveState(t, c, "tts-tt"); tg != before || n != 1 {
 		t.Fatalf("after ttotal: %+v with %d instances, want %+v with 1", tg, n, before)

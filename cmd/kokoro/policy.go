@@ -160,7 +160,8 @@ func newPolicyDriftCmd() *cobra.Command {
 // probeFlags drive the validation probe.
 type probeFlags struct {
 	on              bool
-	transport, url  string
+	transport       string
+	target          probeTarget
 	concurrency     int
 	duration, every time.Duration
 	voice           string
@@ -185,7 +186,7 @@ service. Exit status 1 when a check fails or the probe saw no scale-out.`,
 	f.add(fl)
 	fl.BoolVar(&p.on, "probe", false, "drive load across the scale-out threshold and watch the policy act")
 	fl.StringVar(&p.transport, "transport", "", "probe transport (default: the plan's): "+transport.Help())
-	fl.StringVar(&p.url, "url", "", "base URL for the http and ws transports")
+	addProbeTargetFlags(fl, &p.target)
 	fl.IntVar(&p.concurrency, "probe-concurrency", 0, "requests kept in flight (default: 1.5 × C_scale_max × current instances)")
 	fl.DurationVar(&p.duration, "probe-duration", 10*time.Minute, "how long the probe runs")
 	fl.DurationVar(&p.every, "poll", 10*time.Second, "how often the alarms and the endpoint are read")
@@ -214,6 +215,7 @@ func runPolicyValidate(cmd *cobra.Command, f policyFlags, p probeFlags) error {
 		return err
 	}
 	if p.on {
+		p.target.aws, p.target.endpoint, p.target.variant = f.aws, endpoint, variant
 		fired, err := validateProbe(ctx, out, c, plan, docs, live, endpoint, variant, p)
 		if err != nil {
 			return err
@@ -250,10 +252,11 @@ func validateProbe(ctx context.Context, out io.Writer, c *sagemaker.Control, pla
 	if len(alarms) == 0 {
 		return false, errors.New("probe: the target-tracking policy has no alarm to watch: `kokoro policy apply` first")
 	}
-	tr, err := transport.New(p.transport, transport.Options{BaseURL: p.url, MaxConns: p.concurrency})
+	tr, closeClients, err := openProbeTransport(ctx, p.transport, p.target, p.concurrency)
 	if err != nil {
 		return false, err
 	}
+	defer closeClients()
 	defer tr.Close()
 	fmt.Fprintf(out, "probe: %d in flight over %s for %v against a scale-out target of %.4g per instance (%d instance(s)); watching %s\n",
 		p.concurrency, p.transport, p.duration, plan.Thresholds.CScaleMax, v.Current, strings.Join(alarms, ", "))

@@ -10,8 +10,8 @@ import (
 )
 
 // espeak runs espeak-ng once per out-of-vocabulary word and maps its IPA to Kokoro's set.
-// Results are remembered (a bounded cache), since a server sees the same names again and a
-// subprocess costs milliseconds.
+// Results are remembered (a bounded cache), since a server sees the same names again and each
+// answer costs milliseconds (testdata/claims/espeak_helper.txt).
 type espeak struct {
 	bin     string
 	voice   string

@@ -9,9 +9,11 @@ import (
 
 // parseDict reads a lexicon file: one JSON object whose values are strings or objects of
 // strings and nulls. The files are large (3-4 MB each) and escape-free, so a direct scan over
-// one string beats generic decoding several times over, and every key and pronunciation is a
-// substring of that one string rather than a separate allocation. Anything unexpected (an
-// escape, another value type) reports errUnusualJSON so the caller can use encoding/json.
+// one string reads them about four times as fast as generic decoding (×4.3, 3.2 to 6.2 over 7
+// alternating rounds: testdata/claims/lexicon_readers.txt, `scripts/claims.sh lexicon`), and
+// every key and pronunciation is a substring of that one string rather than a separate
+// allocation. Anything unexpected (an escape, another value type) reports errUnusualJSON so the
+// caller can use encoding/json.
 func parseDict(data string) (map[string]entry, error) {
 	p := &jsonScan{s: data}
 	d := make(map[string]entry, 2*strings.Count(data, "\n")+16) // room for grow's case variants

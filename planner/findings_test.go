@@ -80,7 +80,7 @@ func TestFindingBranches(t *testing.T) {
 		{"surge 1", FindingScaleInSafety, VerdictStop, mut{sc: func(sc *Scenario) { sc.Surge = 1 }}, "flaps"},
 
 		{"sizing agrees", FindingCapacitySizing, VerdictOK, mut{}, "agree within 25 %"},
-		{"sizing without rps", FindingCapacitySizing, VerdictSuppressed, mut{sc: func(sc *Scenario) { sc.PeakRPS, sc.TroughRPS, sc.PeakStreams = 0, 0, 400 }}, ""},
+		{"sizing without rps", FindingCapacitySizing, VerdictSuppressed, mut{sc: func(sc *Scenario) { sc.PeakRPS, sc.TroughRPS, sc.PeakStreams = 0, 0, 400 }}, "no peak rps"},
 		{"naive under-provisions", FindingCapacitySizing, VerdictWarn, mut{q: func(q *artifact.Qmax) { q.SMeanS = 0.1 }}, "under-provisions"},
 		{"naive over-provisions", FindingCapacitySizing, VerdictWarn, mut{q: func(q *artifact.Qmax) { q.SMeanS = 2 }}, "over-provisions"},
 		{"extrapolated", FindingCapacitySizing, VerdictWarn, mut{q: func(q *artifact.Qmax) { q.Steps = q.Steps[:4] }}, "extrapolated"},
@@ -103,6 +103,9 @@ func TestFindingBranches(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			if c.text == "" {
+				t.Fatal("no expected fragment: an empty one is in every summary")
+			}
 			q := parallelQmax(1)
 			tt := ttotalFor(q)
 			sc := parallelScenario()
@@ -162,6 +165,9 @@ func TestCurveRepeatabilityBranches(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			if c.text == "" {
+				t.Fatal("no expected fragment: an empty one is in every summary")
+			}
 			q := parallelQmax(2)
 			c.mut(q)
 			p, err := Make(Inputs{Qmax: q, TTotal: ttotalFor(q)}, parallelScenario())

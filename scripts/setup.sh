@@ -59,8 +59,9 @@ pip_fetch() {
 
 # --- ONNX Runtime (CPU) ------------------------------------------------------------------------
 # Default: the C library inside the PyPI wheel onnxruntime 1.32.0 (capi/libonnxruntime.so.1.32.0,
-# which needs nothing from Python). It runs the int8 Kokoro model about 2x faster on CPU than the
-# 1.30.0 build in the npm package onnxruntime-node, which KOKORO_ORT_SOURCE=npm selects instead.
+# which needs nothing from Python). The 1.30.0 build in the npm package onnxruntime-node, which
+# KOKORO_ORT_SOURCE=npm selects instead, took 1.8x its model time per second of audio on the int8
+# model (1.3-2.1x over 5 alternating rounds: scripts/claims.sh ort, testdata/claims/ort_source.txt).
 ort_source=${KOKORO_ORT_SOURCE:-pypi}
 case "$ort_source" in
   pypi)

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,11 +212,14 @@ func TestInvocationStreamsFirstAudioBeforeSynthesisEnds(t *testing.T) {
 
 func TestNonStreamingReturnsCompleteWAVWithHeaders(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
+	const chunkDelay = 60 * time.Millisecond
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, chunkDelay })
 	h.waitReady()
 	text := "One. Two words."
+	start := time.Now()
 	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q,"stream":false,"speed":1.5}`, text))
 	body := readAll(t, resp)
+	took := time.Since(start)
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, body)
 	}
@@ -232,10 +237,19 @@ func TestNonStreamingReturnsCompleteWAVWithHeaders(t *testing.T) {
 	if got := resp.Header.Get(api.HeaderAudioDur); got != wantDur {
 		t.Errorf("%s = %q, want %s", api.HeaderAudioDur, got, wantDur)
 	}
-	for _, k := range []string{api.HeaderInferenceMs, api.HeaderRTF, api.HeaderRequestID} {
-		if resp.Header.Get(k) == "" {
-			t.Errorf("missing header %s", k)
-		}
+	if resp.Header.Get(api.HeaderRequestID) == "" {
+		t.Errorf("missing header %s", api.HeaderRequestID)
+	}
+	// Two chunks on one slot take at least two chunk delays, and the server cannot have spent
+	// longer than the client waited; the real-time factor is that time over the audio's.
+	inferMs, err := strconv.ParseFloat(resp.Header.Get(api.HeaderInferenceMs), 64)
+	if err != nil || inferMs < 2*ms(chunkDelay) || inferMs > ms(took) {
+		t.Errorf("%s = %q, want between %.0f ms (two chunks) and %.0f ms (the client's wait)",
+			api.HeaderInferenceMs, resp.Header.Get(api.HeaderInferenceMs), 2*ms(chunkDelay), ms(took))
+	}
+	rtf, err := strconv.ParseFloat(resp.Header.Get(api.HeaderRTF), 64)
+	if want := inferMs / 1000 / (float64(wantSamples(text)) / api.SampleRate); err != nil || math.Abs(rtf-want) > 0.001+0.002*want {
+		t.Errorf("%s = %q, want %s / %s = %.4f", api.HeaderRTF, resp.Header.Get(api.HeaderRTF), api.HeaderInferenceMs, api.HeaderAudioDur, want)
 	}
 }
 

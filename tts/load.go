@@ -106,10 +106,12 @@ func (c LoadConfig) Validate() error {
 	return nil
 }
 
-// MaxChunkIDsFor picks the later-chunk budget: the configured one, or by provider. On CPU a
-// 200-id chunk runs at the same real-time factor as a 510-id one (measured: 3.0x vs 2.9x on 2
-// cores) but holds a slot for seconds less, so new requests wait less behind it; on GPU a whole
-// chunk takes a fraction of a second and longer chunks use the device better.
+// MaxChunkIDsFor picks the later-chunk budget: the configured one, or by provider. On CPU
+// 200-id chunks run at the real-time factor of 510-id ones as far as a measurement can tell
+// (510 took 1.13× the model time per second of audio, 0.72–1.52× over 5 alternating rounds on
+// a busy 2-core machine: `scripts/claims.sh chunks`, testdata/claims/chunk_ids.txt) but hold a
+// slot for seconds less, so new requests wait less behind them; on GPU a whole chunk takes a
+// fraction of a second and longer chunks use the device better.
 func MaxChunkIDsFor(configured int, p model.Provider) int {
 	if configured > 0 {
 		return configured

@@ -80,7 +80,7 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.DurationVar(&f.hold, "hold", bench.DefaultHold, "how long each rung runs")
 	fl.DurationVar(&f.window, "measure-window", bench.DefaultMeasureWindow, "trailing part of the hold that is measured")
 	fl.DurationVar(&f.settle, "settle", bench.DefaultSettle, "idle time after each rung")
-	fl.IntVar(&f.runs, "runs", 1, "passes over the ladder; Q_max is the minimum")
+	fl.IntVar(&f.runs, "runs", 1, "passes over the ladder; Q_max is the minimum, S_mean and S_p95 the maximum")
 	fl.Float64Var(&f.sloMs, "slo-ms", float64(bench.DefaultSLO/time.Millisecond), "p95 TTFAB target in milliseconds")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the text shuffle")
 	fl.StringVar(&f.texts, "texts", "", "file of utterances, one per line (default: a built-in pool, ~25 characters each)")

@@ -67,8 +67,9 @@ import (
 
 // espeakLibrary is espeak-ng's shared library, called as the reference calls it
 // (espeak_TextToPhonemes through the phonemizer package): a clause is translated without being
-// synthesised, which costs tens of microseconds where the command line, which synthesises
-// every clause it prints, costs milliseconds. The library keeps its state in globals, so one
+// synthesised, 37 µs a word against 7.9 ms through the long-lived command-line helper, which
+// synthesises every clause it prints (medians of 7 alternating rounds on a loaded 2-core
+// machine: testdata/claims/espeak_library.txt, `scripts/claims.sh espeaklib`). The library keeps its state in globals, so one
 // lock serialises every call and the voice is switched only when a call needs the other one.
 var espeakLibrary struct {
 	once  sync.Once

@@ -8,6 +8,7 @@
 #   scripts/claims.sh chunks    later chunks of 200 ids (the CPU default) against 510
 #   scripts/claims.sh lexicon   the lexicon scanner against encoding/json
 #   scripts/claims.sh espeak    a word through the espeak-ng helper against a one-shot process
+#   scripts/claims.sh espeaklib a word through espeak-ng's library against the helper process
 #   scripts/claims.sh all       all of them
 #
 #   ROUNDS (default 5 for the model, 7 for the rest)
@@ -58,8 +59,12 @@ claim() {
       make -s setup
       gobench espeak_helper "A word through the long-lived espeak-ng helper against a one-shot espeak-ng process" \
         go test -count=1 -run '^$' -bench EspeakHelper -benchtime 1x -v ./phonemize/ ;;
-    all) for c in lexicon espeak chunks ort; do claim "$c"; done ;;
-    *) echo "usage: $0 ort|chunks|lexicon|espeak|all" >&2; exit 2 ;;
+    espeaklib)
+      make -s setup
+      gobench espeak_library "A word through espeak-ng's library (in process) against the long-lived espeak-ng helper" \
+        go test -count=1 -run '^$' -bench EspeakLibrary -benchtime 1x -v ./phonemize/ ;;
+    all) for c in lexicon espeak espeaklib chunks ort; do claim "$c"; done ;;
+    *) echo "usage: $0 ort|chunks|lexicon|espeak|espeaklib|all" >&2; exit 2 ;;
   esac
 }
 claim "${1:-all}"

@@ -1,0 +1,72 @@
+//go:build cgo
+
+package phonemize
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+)
+
+// BenchmarkEspeakLibrary backs espeaklib.go's claim: a word read through espeak-ng's library
+// (espeak_TextToPhonemes, in process) against the long-lived espeak-ng helper process, side by
+// side on the corpora's unknown words.
+//
+//	go test -run '^$' -bench EspeakLibrary -benchtime 1x -v ./phonemize/
+func BenchmarkEspeakLibrary(b *testing.B) {
+	bin := testenv.LookPath(b, "espeak-ng")
+	if err := openEspeakLib(); err != nil {
+		b.Fatalf("espeak-ng's library: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "misaki_espeak_words.tsv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var words []string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) >= 2 && f[0] == "us" && strings.TrimSpace(f[1]) != "" && !strings.HasPrefix(line, "#") {
+			words = append(words, f[1])
+		}
+	}
+	const perRound = 20
+	if len(words) < perRound*7 {
+		b.Fatalf("%d words", len(words))
+	}
+	proc := &espeakProc{bin: bin, voice: "en-us"}
+	defer proc.Close()
+	if _, err := proc.read("hello"); err != nil { // the helper's start is not what is measured
+		b.Fatal(err)
+	}
+	var next int
+	each := func(read func(string) error) func() time.Duration {
+		return func() time.Duration {
+			start := time.Now()
+			for i := range perRound {
+				if err := read(words[(next+i)%len(words)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			return time.Since(start) / perRound
+		}
+	}
+	library := each(func(w string) error { _, err := espeakLibPhonemes("en-us", w); return err })
+	helper := each(func(w string) error { _, err := proc.read(w); return err })
+	for range b.N {
+		round := 0
+		advance := func(f func() time.Duration) func() time.Duration {
+			return func() time.Duration {
+				d := f()
+				if round++; round%2 == 0 {
+					next += perRound
+				}
+				return d
+			}
+		}
+		sideBySide(b, 7, "word", "library", advance(library), "helper", advance(helper))
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -56,21 +55,16 @@ func serve(t *testing.T, cfg emulate.Config, containers ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, stop, err := em.StartLocal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- em.Serve(ctx, ln) }()
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+		if err := stop(); err != nil {
+			t.Errorf("emulator: %v", err)
 		}
-		em.Close()
 	})
-	return "http://" + ln.Addr().String()
+	return url
 }
 
 type clients struct {

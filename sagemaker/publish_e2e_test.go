@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -13,9 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
-	cwschemas "github.com/aws/aws-sdk-go-v2/service/cloudwatch/schemas"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
-	"github.com/aws/smithy-go/transport/http/protocol/awsquery"
 
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
@@ -52,15 +49,12 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	emuURL, stop, err := em.StartLocal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- em.Serve(ctx, ln) }()
 
-	client, err := sagemaker.NewStreamClient(cfg, sagemaker.RuntimeOptions{Endpoint: sagemaker.Endpoint{Name: "ep"}, EndpointURL: "http://" + ln.Addr().String()})
+	client, err := sagemaker.NewStreamClient(cfg, sagemaker.RuntimeOptions{Endpoint: sagemaker.Endpoint{Name: "ep"}, EndpointURL: emuURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,15 +68,13 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 	time.Sleep(700 * time.Millisecond) // a whole period with three in flight
 	close(release)
 	calls.Wait()
-	cancel()
-	if err := <-served; err != nil {
+	if err := stop(); err != nil { // closing flushes the last period
 		t.Fatal(err)
 	}
-	em.Close() // flushes the last period
 
 	cw := cloudwatch.NewFromConfig(cfg, func(o *cloudwatch.Options) {
 		o.BaseEndpoint = aws.String(motoURL)
-		o.Protocol = awsquery.New(cwschemas.GraniteServiceVersion20100801)
+		o.Protocol = sagemaker.CloudWatchProtocol()
 	})
 	out, err := cw.GetMetricStatistics(context.Background(), &cloudwatch.GetMetricStatisticsInput{
 		Namespace: aws.String(sagemaker.MetricNamespace), MetricName: aws.String(sagemaker.MetricConcurrentRequests),

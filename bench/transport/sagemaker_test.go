@@ -3,7 +3,6 @@ package transport_test
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -37,21 +36,16 @@ func emulator(t testing.TB, cfg emulate.Config, urls ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, stop, err := em.StartLocal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- em.Serve(ctx, ln) }()
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("emulator: %v", err)
 		}
-		em.Close()
 	})
-	return "http://" + ln.Addr().String()
+	return url
 }
 
 // sageMakerOptions wires the runtime clients of package sagemaker to the emulator at url,

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -185,21 +184,16 @@ func startEmulator(t *testing.T, cfg emulate.Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, stop, err := em.StartLocal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- em.Serve(ctx, ln) }()
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
+		if err := stop(); err != nil {
+			t.Errorf("emulator: %v", err)
 		}
-		em.Close()
 	})
-	return "http://" + ln.Addr().String()
+	return url
 }
 
 func TestEmulateNeedsInstances(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 )
 
 // Hooks let a target add control-plane steps around the ladder without changing it: the
@@ -115,7 +117,7 @@ func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 			}
 			last := run == cfg.Runs && i == len(cfg.Ladder)-1
 			if !last {
-				if err := sleepCtx(ctx, cfg.Settle); err != nil {
+				if err := ctxtime.Sleep(ctx, cfg.Settle); err != nil {
 					runErr = err
 					break
 				}
@@ -127,7 +129,7 @@ func (l *Ladder) Run(ctx context.Context) (_ *Report, retErr error) {
 		rep.Runs = append(rep.Runs, sum)
 		if stopped && run < cfg.Runs && runErr == nil {
 			// The next run starts from rung 1 on a server that was just saturated.
-			runErr = sleepCtx(ctx, cfg.Settle)
+			runErr = ctxtime.Sleep(ctx, cfg.Settle)
 		}
 	}
 	rep.Summary = Summarize(rep.Runs)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
+
 	"github.com/kokoro-sm/kokoro/artifact"
 )
 
@@ -166,7 +168,7 @@ func (r *runner) worker(ctx, reqCtx context.Context, g *rung, w int) {
 				res.Seq = r.seq.Add(1)
 				g.results <- res
 				// A refused dial returns at once; pause so a dead target is not hammered.
-				if sleepCtx(reqCtx, 100*time.Millisecond) != nil {
+				if ctxtime.Sleep(reqCtx, 100*time.Millisecond) != nil {
 					return
 				}
 				continue
@@ -178,7 +180,7 @@ func (r *runner) worker(ctx, reqCtx context.Context, g *rung, w int) {
 		if res.Outcome.Rejection() {
 			// A refusal comes back at once; retrying at once would spin client and server on
 			// the accept path. The rung is already judged saturated by the refusal itself.
-			if sleepCtx(reqCtx, rejectionPause) != nil {
+			if ctxtime.Sleep(reqCtx, rejectionPause) != nil {
 				return
 			}
 		}
@@ -229,17 +231,3 @@ func (r *runner) request(ctx, reqCtx context.Context, g *rung, w int, conn Conn)
 
 // rejectionPause is how long a worker waits after the server refused its request.
 const rejectionPause = 10 * time.Millisecond
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 )
 
 // simServer is the stand-in service law without a network, for tests that run in a synctest
@@ -34,7 +35,7 @@ func newSimServer(service time.Duration, pieces ...piece) *simServer {
 func (s *simServer) Name() string                                    { return "sim" }
 func (s *simServer) Dial(context.Context) (Conn, error)              { return simConn{s}, nil }
 func (simConn) Close() error                                         { return nil }
-func (s *simServer) wait(ctx context.Context, d time.Duration) error { return sleepCtx(ctx, d) }
+func (s *simServer) wait(ctx context.Context, d time.Duration) error { return ctxtime.Sleep(ctx, d) }
 
 type simConn struct{ s *simServer }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	aas "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
@@ -107,12 +109,5 @@ func (c *Control) sleep(ctx context.Context, d time.Duration) error {
 	if c.Sleep != nil {
 		return c.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return ctxtime.Sleep(ctx, d)
 }

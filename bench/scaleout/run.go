@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 )
 
 // Cloud is what a scale-out run reads and changes: the variant's instance counts, its
@@ -81,16 +83,7 @@ func (c Config) withDefaults() Config {
 	// monotonic reading so every difference is taken on the same clock.
 	c.Now = func() time.Time { return now().UTC() }
 	if c.Sleep == nil {
-		c.Sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
+		c.Sleep = ctxtime.Sleep
 	}
 	return c
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/audio/codec/codectest"
 )
 
 // Item 1: every format an OpenAI client may ask for, on the speech route and on
@@ -43,7 +44,7 @@ func TestEveryFormatDecodesWithItsContentType(t *testing.T) {
 				if !stream && resp.ContentLength != int64(len(b)) {
 					t.Errorf("%s: Content-Length %d for %d bytes", name, resp.ContentLength, len(b))
 				}
-				got := len(decodeAudio(t, format, b))
+				got := len(codectest.Decode(t, format, b))
 				if got < want || got > want+3*1152 { // MP3 adds the encoder's delay and padding
 					t.Errorf("%s: %d samples decoded, want %d", name, got, want)
 				}
@@ -70,7 +71,7 @@ func TestSpeechDefaultsToStreamedMP3(t *testing.T) {
 	if len(b) < 4 || b[0] != 0xFF || b[1]&0xE0 != 0xE0 {
 		t.Fatalf("body does not start with an MP3 frame: % x", b[:min(4, len(b))])
 	}
-	decodeAudio(t, api.FormatMP3, b)
+	codectest.Decode(t, api.FormatMP3, b)
 }
 
 // Item 1: AAC has no encoder here; the refusal says so and lists what there is.

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio/codec/codectest"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -93,7 +94,7 @@ func TestPythonOpenAISDK(t *testing.T) {
 	text := "The quick brown fox. It jumps over the lazy dog."
 	want := wantSamples(text)
 	for file, format := range map[string]string{"default.mp3": "mp3", "sdk.opus": "opus", "sdk.flac": "flac", "sdk.wav": "wav", "sdk.pcm": "pcm", "streamed.pcm": "pcm", "sse.pcm": "pcm"} {
-		n := len(decodeAudio(t, format, readOut(t, out, file)))
+		n := len(codectest.Decode(t, format, readOut(t, out, file)))
 		if n < want || n > want+3*1152 {
 			t.Errorf("%s: %d samples, want %d", file, n, want)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/audio/codec/codectest"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -144,7 +145,7 @@ func TestRealModelOpenAIClient(t *testing.T) {
 	h, _ := realHarness(t)
 	_, out := runPython(t, h, "openai_sdk.py", "real", nil)
 	for file, format := range map[string]string{"real.mp3": api.FormatMP3, "real.opus": api.FormatOpus, "real.flac": api.FormatFLAC} {
-		pcm := decodeAudio(t, format, readOut(t, out, file))
+		pcm := codectest.Decode(t, format, readOut(t, out, file))
 		// Eight words: about 2–4 words a second.
 		if dur := float64(len(pcm)) / api.SampleRate; dur < 8.0/5 || dur > 8/1.5 {
 			t.Errorf("%s: %.2f s for eight words", file, dur)

@@ -1,11 +1,8 @@
-package codec
+package codec_test
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hajimehoshi/go-mp3"
-	"github.com/mewkiz/flac"
-
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/audio/codec"
+	"github.com/kokoro-sm/kokoro/audio/codec/codectest"
 )
 
 // speech is 13.5 s of the model's own voice (testdata/three_sentences.wav).
@@ -37,7 +33,7 @@ func speech(tb testing.TB) []float32 {
 // returns the bytes and how many of them had left after the first chunk.
 func encode(t testing.TB, name string, pcm []float32, chunk int, total int) (out []byte, afterFirst int) {
 	t.Helper()
-	f, err := Lookup(name)
+	f, err := codec.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,76 +57,6 @@ func encode(t testing.TB, name string, pcm []float32, chunk int, total int) (out
 		t.Fatal(err)
 	}
 	return out, afterFirst
-}
-
-// decode turns a format's bytes back into samples at api.SampleRate, each with a decoder that
-// is not the encoder: go-mp3 for MP3, libopus's decoder for Opus, mewkiz/flac's decoder.
-func decode(t testing.TB, name string, b []byte) []float32 {
-	t.Helper()
-	switch name {
-	case api.FormatPCM:
-		return audio.DecodePCM16(b)
-	case api.FormatWAV:
-		h, err := audio.ParseWAVHeader(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.DataBytes != audio.UnknownSize && int(h.DataBytes) != len(b)-audio.WAVHeaderSize {
-			t.Fatalf("wav: header says %d data bytes, the file has %d", h.DataBytes, len(b)-audio.WAVHeaderSize)
-		}
-		return audio.DecodePCM16(b[audio.WAVHeaderSize:])
-	case api.FormatMP3:
-		d, err := mp3.NewDecoder(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("mp3: %v", err)
-		}
-		if d.SampleRate() != api.SampleRate {
-			t.Fatalf("mp3: %d Hz, want %d", d.SampleRate(), api.SampleRate)
-		}
-		raw, err := io.ReadAll(d)
-		if err != nil {
-			t.Fatalf("mp3: %v", err)
-		}
-		// go-mp3 always writes two channels of 16-bit samples; the stream is mono.
-		out := make([]float32, len(raw)/4)
-		for i := range out {
-			out[i] = float32(int16(binary.LittleEndian.Uint16(raw[4*i:]))) / 32767
-		}
-		return out
-	case api.FormatOpus:
-		pcm, err := DecodeOggOpus(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pcm
-	case api.FormatFLAC:
-		s, err := flac.New(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("flac: %v", err)
-		}
-		if s.Info.SampleRate != api.SampleRate || s.Info.NChannels != 1 || s.Info.BitsPerSample != 16 {
-			t.Fatalf("flac: %+v", s.Info)
-		}
-		var out []float32
-		for {
-			fr, err := s.ParseNext()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("flac: %v", err)
-			}
-			for _, v := range fr.Subframes[0].Samples {
-				out = append(out, float32(v)/32767)
-			}
-		}
-		if s.Info.NSamples != 0 && int(s.Info.NSamples) != len(out) {
-			t.Fatalf("flac: STREAMINFO says %d samples, the frames hold %d", s.Info.NSamples, len(out))
-		}
-		return out
-	}
-	t.Fatalf("no decoder for %s", name)
-	return nil
 }
 
 // similarity is the normalized correlation of b against a at the lag (0..maxLag samples of
@@ -180,7 +106,7 @@ func TestEncodersRoundTrip(t *testing.T) {
 				if streamed && first == 0 {
 					t.Errorf("nothing left after the first half second: the format was not streamed")
 				}
-				got := decode(t, tc.name, b)
+				got := codectest.Decode(t, tc.name, b)
 				if tc.lossless {
 					if len(got) != len(pcm) {
 						t.Fatalf("%d samples back, want %d", len(got), len(pcm))
@@ -208,7 +134,7 @@ func TestEncodersRoundTrip(t *testing.T) {
 // A stream that was not finished is detectably incomplete: the last Ogg page is missing.
 func TestUnfinishedOpusIsDetected(t *testing.T) {
 	t.Parallel()
-	f, _ := Lookup(api.FormatOpus)
+	f, _ := codec.Lookup(api.FormatOpus)
 	enc, err := f.New(-1)
 	if err != nil {
 		t.Fatal(err)
@@ -218,52 +144,28 @@ func TestUnfinishedOpusIsDetected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DecodeOggOpus(b); err == nil {
+	if _, err := codec.DecodeOggOpus(b); err == nil {
 		t.Error("an Ogg Opus stream without its last page decoded as complete")
 	}
 	b[len(b)-1] ^= 0xFF
-	if _, err := ReadOgg(b); err == nil {
+	if _, err := codec.ReadOgg(b); err == nil {
 		t.Error("a damaged page passed the CRC check")
-	}
-}
-
-func TestOggCRCMatchesTheSpecification(t *testing.T) {
-	t.Parallel()
-	// The bit-by-bit definition of RFC 3533's CRC, against the table.
-	slow := func(b []byte) uint32 {
-		var crc uint32
-		for _, c := range b {
-			crc ^= uint32(c) << 24
-			for range 8 {
-				if crc&0x80000000 != 0 {
-					crc = crc<<1 ^ 0x04c11db7
-				} else {
-					crc <<= 1
-				}
-			}
-		}
-		return crc
-	}
-	for _, s := range []string{"", "OggS", "The quick brown fox jumps over the lazy dog"} {
-		if got, want := oggCRC([]byte(s)), slow([]byte(s)); got != want {
-			t.Errorf("crc(%q) = %08x, want %08x", s, got, want)
-		}
 	}
 }
 
 func TestLookup(t *testing.T) {
 	t.Parallel()
-	for _, name := range Names() {
-		f, err := Lookup(name)
+	for _, name := range codec.Names() {
+		f, err := codec.Lookup(name)
 		if err != nil || f.ContentType == "" {
-			t.Errorf("Lookup(%q) = %+v, %v", name, f, err)
+			t.Errorf("codec.Lookup(%q) = %+v, %v", name, f, err)
 		}
 	}
-	if _, err := Lookup(api.FormatAAC); err == nil || !errors.Is(err, ErrNoEncoder) {
-		t.Errorf("Lookup(aac) = %v, want ErrNoEncoder", err)
+	if _, err := codec.Lookup(api.FormatAAC); err == nil || !errors.Is(err, codec.ErrNoEncoder) {
+		t.Errorf("codec.Lookup(aac) = %v, want codec.ErrNoEncoder", err)
 	}
-	if _, err := Lookup("ogg"); err == nil {
-		t.Error("Lookup(ogg) found a format")
+	if _, err := codec.Lookup("ogg"); err == nil {
+		t.Error("codec.Lookup(ogg) found a format")
 	}
 }
 
@@ -271,7 +173,7 @@ func TestLookup(t *testing.T) {
 func TestClosedEncodersRefuse(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{api.FormatMP3, api.FormatOpus, api.FormatFLAC} {
-		f, _ := Lookup(name)
+		f, _ := codec.Lookup(name)
 		enc, err := f.New(-1)
 		if err != nil {
 			t.Fatal(err)
@@ -303,7 +205,7 @@ func cpuTime(tb testing.TB) time.Duration {
 func BenchmarkEncoders(b *testing.B) {
 	pcm := speech(b)
 	seconds := float64(len(pcm)) / api.SampleRate
-	for _, name := range Names() {
+	for _, name := range codec.Names() {
 		b.Run(name, func(b *testing.B) {
 			var size int
 			start, cpu := time.Now(), cpuTime(b)

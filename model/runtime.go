@@ -32,5 +32,21 @@ func initRuntime(libPath string) error {
 		return fmt.Errorf("initialise onnx runtime from %s: %w", libPath, err)
 	}
 	envPath = libPath
+	// One CPU arena for every session that opts in (SessionOptions.CPUArena), extended by what
+	// is asked rather than to the next power of two.
+	info, err := ort.GetMemoryInfo()
+	if err == nil {
+		var cfg *ort.ArenaCfg
+		if cfg, err = ort.NewArenaCfg(0, arenaExtendSameAsRequested, -1, -1); err == nil {
+			err = ort.CreateAndRegisterAllocator(info, cfg)
+			cfg.Destroy()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("register the shared cpu arena: %w", err)
+	}
 	return nil
 }
+
+// arenaExtendSameAsRequested is ONNX Runtime's kSameAsRequested arena extend strategy.
+const arenaExtendSameAsRequested = 1

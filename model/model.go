@@ -62,7 +62,7 @@ type Info struct {
 	IO       IO
 	Provider Provider // the provider actually in use
 	Slots    int
-	Threads  int   // intra-op threads of the widest slot
+	Threads  int // intra-op threads of the widest slot
 	// SlotThreads is each slot's intra-op thread count, in slot order.
 	SlotThreads []int
 	Runtime     string // ONNX Runtime version

@@ -191,6 +191,10 @@ func newSession(cfg Config, io IO, p Provider, threads int, shared bool, log *sl
 	return s, used, nil
 }
 
+// CUDAShipped reports whether the CUDA execution provider library sits beside the ONNX
+// Runtime library at ortLib, as it does in the GPU builds: where provider auto will try CUDA.
+func CUDAShipped(ortLib string) bool { return cudaProviderShipped(ortLib) }
+
 // cudaProviderShipped reports whether the CUDA execution provider library sits beside the
 // ONNX Runtime library, as it does in the GPU builds.
 func cudaProviderShipped(ortLib string) bool {
@@ -219,6 +223,9 @@ func (m *Model) Info() Info { return m.info }
 
 // Slots is the number of independent sessions.
 func (m *Model) Slots() int { return len(m.sessions) }
+
+// SlotThreads is each slot's intra-op thread count, so a scheduler can share the cores out.
+func (m *Model) SlotThreads() []int { return slices.Clone(m.info.SlotThreads) }
 
 // Synthesize runs one chunk: ids are phoneme ids without pads (the pads are added here),
 // style is the voice row for len(ids), speed scales durations. It returns mono float32 PCM at

@@ -35,6 +35,7 @@ func newRootCmd() *cobra.Command {
 		newVoicesCmd(),
 		newPlanCmd(),
 		newServeCmd(),
+		newTuneCmd(),
 	)
 	return root
 }

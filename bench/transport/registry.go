@@ -38,6 +38,7 @@ type entry struct {
 var registry = [...]entry{
 	{artifact.TransportHTTP, "POST /invocations", openHTTP},
 	{artifact.TransportWS, "bidirectional WebSocket", openWS},
+	{TransportOpenAI, "POST /v1/audio/speech, streamed pcm: kokoro's or another Kokoro server's", openOpenAI},
 }
 
 // New builds the transport registered under name.

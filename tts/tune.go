@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
@@ -39,6 +40,10 @@ type ShapeResult struct {
 	// Model is the model alone, no engine, every slot that fits in the cores kept busy with
 	// whole texts as single chunks: the same unit as Engine.
 	Model float64
+	// EngineCPU and ModelCPU are the process's CPU seconds per audio second in the same two
+	// measurements: what the audio costs whatever else the machine runs, so shapes compare on
+	// a shared machine, where wall-clock throughput follows the neighbours' load.
+	EngineCPU, ModelCPU float64
 }
 
 // CandidateShapes are the shapes worth measuring on cores cores: one session on all of them,
@@ -104,11 +109,15 @@ func Tune(ctx context.Context, c TuneConfig, cpus int) ([]ShapeResult, error) {
 				return err
 			}
 			say("shape %v: %d requests at once for %v", shape, 2*cores, c.Hold)
+			cpu := CPUTime()
 			if r.Engine, err = e.measureSaturated(ctx, c.Texts, c.Voice, 2*cores, c.Hold); err != nil {
 				return err
 			}
+			r.EngineCPU = perAudio(CPUTime()-cpu, r.Engine, c.Hold)
 			say("shape %v: the model alone for %v", shape, c.Hold)
+			cpu = CPUTime()
 			r.Model, err = e.ModelThroughput(ctx, c.Texts, c.Voice, busySlots(shape, cores), c.Hold)
+			r.ModelCPU = perAudio(CPUTime()-cpu, r.Model, c.Hold)
 			return err
 		}()
 		if err != nil {
@@ -281,4 +290,21 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 		return 0, first
 	}
 	return audio.Seconds() / time.Since(start).Seconds(), nil
+}
+
+// CPUTime is the CPU time this process has used, user and system.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// perAudio is CPU seconds per audio second, for a measurement of about hold at rate audio s/s.
+func perAudio(cpu time.Duration, rate float64, hold time.Duration) float64 {
+	if rate <= 0 {
+		return 0
+	}
+	return cpu.Seconds() / (rate * hold.Seconds())
 }

@@ -139,7 +139,11 @@ func tuneModelOnly(ctx context.Context, cfg tts.TuneConfig, cpus int) ([]tts.Sha
 			slots[i] = i
 		}
 		r := tts.ShapeResult{Shape: shape}
+		cpu := tts.CPUTime()
 		r.Model, err = e.ModelThroughput(ctx, cfg.Texts, cfg.Voice, slots, cfg.Hold)
+		if r.Model > 0 {
+			r.ModelCPU = (tts.CPUTime() - cpu).Seconds() / (r.Model * cfg.Hold.Seconds())
+		}
 		e.Close()
 		if err != nil {
 			return out, err
@@ -162,18 +166,19 @@ func tuneReport(w io.Writer, rs []tts.ShapeResult, modelOnly bool, cpus int, loa
 	fmt.Fprintf(w, "%d CPUs, load average %s; audio seconds per wall-clock second as listeners get them\n\n", cpus, load)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if modelOnly {
-		fmt.Fprintln(tw, "slot threads\tmodel only\t")
+		fmt.Fprintln(tw, "slot threads\tmodel only\tCPU s per audio s\t")
 		for _, r := range rs {
-			fmt.Fprintf(tw, "%s\t%.2f\t\n", shapeText(r.Shape), r.Model)
+			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t\n", shapeText(r.Shape), r.Model, r.ModelCPU)
 		}
 	} else {
-		fmt.Fprintln(tw, "slot threads\tshared cores\tlone first audio p50\tp95\tengine saturated\tmodel only\t")
+		fmt.Fprintln(tw, "slot threads\tshared cores\tlone first audio p50\tp95\tengine saturated\tCPU s per audio s\tmodel only\tCPU s per audio s\t")
 		for _, r := range rs {
 			shared := "-"
 			if r.Cores > 0 {
 				shared = strconv.Itoa(r.Cores)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d ms\t%d ms\t%.2f\t%.2f\t\n", shapeText(r.Shape), shared, r.LoneP50.Milliseconds(), r.LoneP95.Milliseconds(), r.Engine, r.Model)
+			fmt.Fprintf(tw, "%s\t%s\t%d ms\t%d ms\t%.2f\t%.2f\t%.2f\t%.2f\t\n", shapeText(r.Shape), shared, r.LoneP50.Milliseconds(), r.LoneP95.Milliseconds(),
+				r.Engine, r.EngineCPU, r.Model, r.ModelCPU)
 		}
 	}
 	if err := tw.Flush(); err != nil {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -130,6 +129,12 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 		m.sessions = append(m.sessions, s)
 	}
 	m.info.Provider = provider
+	if provider == ProviderCUDA {
+		if ops := integerOps(cfg.Path); len(ops) > 0 {
+			log.Warn("a quantized model on cuda: its integer operators have no CUDA kernels, so every chunk "+
+				"copies tensors between device and host; use the fp32 or fp16 export (KOKORO_MODEL_VARIANT)", "ops", ops)
+		}
+	}
 	log.Info("model loaded", "path", cfg.Path, "io", io.String(), "provider", string(provider),
 		"slots", len(threads), "threads", threads, "onnxruntime", m.info.Runtime)
 	return m, nil
@@ -168,7 +173,7 @@ func newSession(cfg Config, io IO, p Provider, threads int, shared bool, log *sl
 		p = ProviderCPU
 	}
 	if p == ProviderAuto || p == ProviderCUDA {
-		err := appendCUDA(opts, cfg.DeviceID)
+		err := appendCUDA(opts, cudaOptions(cfg.DeviceID))
 		switch {
 		case err == nil:
 			used = ProviderCUDA
@@ -200,22 +205,6 @@ func CUDAShipped(ortLib string) bool { return cudaProviderShipped(ortLib) }
 func cudaProviderShipped(ortLib string) bool {
 	_, err := os.Stat(filepath.Join(filepath.Dir(ortLib), "libonnxruntime_providers_cuda.so"))
 	return err == nil
-}
-
-func appendCUDA(opts *ort.SessionOptions, device int) error {
-	cuda, err := ort.NewCUDAProviderOptions()
-	if err != nil {
-		return err
-	}
-	defer cuda.Destroy()
-	// EXHAUSTIVE autotuning runs on every new input length, which a TTS model sees constantly.
-	if err := cuda.Update(map[string]string{
-		"device_id":              strconv.Itoa(device),
-		"cudnn_conv_algo_search": "DEFAULT",
-	}); err != nil {
-		return err
-	}
-	return opts.AppendExecutionProviderCUDA(cuda)
 }
 
 // Info describes the opened model.

@@ -65,7 +65,7 @@ model=assets/model/model.onnx
 cat "$out/host.txt" >&2
 
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$(dirname "${npz:-/nonexistent/x}")"; }
 trap cleanup EXIT
 wait_ready() { # url what
   for _ in $(seq 600); do
@@ -74,7 +74,7 @@ wait_ready() { # url what
   done
   log "$2 did not become ready"; exit 1
 }
-npz=$out/voices.npz
+npz=$(mktemp -d)/voices.npz
 if [[ ,$systems, == *,fastkokoro,* || ,$systems, == *,kokoro-onnx,* ]]; then
   .venv-peers/bin/python -c "import sys; sys.path.insert(0, 'scripts'); import listen_bench as l; l.voices_npz('assets/voices', ['af_heart'], '$npz')"
 fi
@@ -119,5 +119,6 @@ done
 log "the model-only limit"
 bin/kokoro tune --model-only --texts "$texts" --voice af_heart --hold "$window" >"$out/model-only.txt" 2>"$out/model-only.log"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/host.txt"
+find "$out/runs" -name '*.png' -delete # a one-rung plot says nothing the table does not
 python3 scripts/perf_summary.py --dir "$out" --slo-ms "$slo" --systems "$systems" > "$out/summary.md"
 cat "$out/summary.md"

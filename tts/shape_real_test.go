@@ -38,7 +38,10 @@ func TestRealModelAdaptiveShape(t *testing.T) {
 		return d
 	}
 	second := make(chan done, 1)
-	a := speak("When the meeting ended, everyone went outside, into the warm afternoon sun, and talked for an hour.", func() {
+	// Three chunks or more, so that the first request still has chunks to come when the
+	// second one's first chunk is given a slot.
+	a := speak("When the meeting ended, everyone went outside, into the warm afternoon sun, and talked for an hour "+
+		"about the plans for the coming year, the new office by the river, the budget, and the people they would hire.", func() {
 		go func() { second <- speak("Thanks for calling, how can I help you today?", nil) }()
 	})
 	b := <-second
@@ -46,6 +49,9 @@ func TestRealModelAdaptiveShape(t *testing.T) {
 		if d.err != nil || d.audio < 1 {
 			t.Fatalf("%s request: %.2f s of audio, %v", name, d.audio, d.err)
 		}
+	}
+	if len(a.slots) < 3 {
+		t.Fatalf("the first request made %d chunks; the test needs three", len(a.slots))
 	}
 	if a.slots[0] != 0 {
 		t.Errorf("the lone request's first chunk ran on slot %d, want the wide slot 0 (slots %v)", a.slots[0], a.slots)

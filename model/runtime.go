@@ -34,8 +34,8 @@ func initRuntime(libPath string) error {
 	envPath = libPath
 	// One CPU arena for every session that opts in (SessionOptions.CPUArena). It keeps ONNX
 	// Runtime's default extension (to the next power of two): growing by exactly what is asked
-	// held more memory after long requests at speed 0.5 (scripts/rss_check.sh), its many
-	// odd-sized regions fitting later chunks less well.
+	// held 935 MB against 599 MB after the same long requests at speeds 0.5 and 1 on one slot
+	// (testdata/perf/rss.txt), its many odd-sized regions fitting later chunks less well.
 	info, err := ort.GetMemoryInfo()
 	if err == nil {
 		var cfg *ort.ArenaCfg

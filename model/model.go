@@ -8,7 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,8 +45,14 @@ type Config struct {
 	Provider Provider
 	Slots    int // independent sessions; default 1
 	Threads  int // intra-op threads per slot on CPU; default 1
-	DeviceID int // CUDA device
-	Logger   *slog.Logger
+	// SlotThreads, when set, gives each slot its own intra-op thread count and replaces Slots
+	// and Threads: a wide session for a lone request beside narrow ones for a busy queue.
+	SlotThreads []int
+	DeviceID    int // CUDA device
+	// Session tunes ONNX Runtime's session options; the zero value takes the defaults noted
+	// on its fields.
+	Session SessionOptions
+	Logger  *slog.Logger
 }
 
 // Info describes an opened model.
@@ -55,8 +61,10 @@ type Info struct {
 	IO       IO
 	Provider Provider // the provider actually in use
 	Slots    int
-	Threads  int
-	Runtime  string // ONNX Runtime version
+	Threads  int // intra-op threads of the widest slot
+	// SlotThreads is each slot's intra-op thread count, in slot order.
+	SlotThreads []int
+	Runtime     string // ONNX Runtime version
 }
 
 // Model is a pool of ONNX Runtime sessions over one model file. Synthesize is safe for
@@ -77,11 +85,12 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Slots <= 0 {
-		cfg.Slots = 1
+	threads, err := slotThreads(cfg)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Threads <= 0 {
-		cfg.Threads = 1
+	if err := cfg.Session.Validate(); err != nil {
+		return nil, err
 	}
 	if cfg.Provider == "" {
 		cfg.Provider = ProviderAuto
@@ -103,14 +112,15 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", cfg.Path, err)
 	}
-	m := &Model{info: Info{Path: cfg.Path, IO: io, Slots: cfg.Slots, Threads: cfg.Threads, Runtime: ort.GetVersion()}}
+	m := &Model{info: Info{Path: cfg.Path, IO: io, Slots: len(threads), Threads: slices.Max(threads),
+		SlotThreads: threads, Runtime: ort.GetVersion()}}
 	provider := cfg.Provider
-	for i := 0; i < cfg.Slots; i++ {
+	for _, n := range threads {
 		if err := ctx.Err(); err != nil {
 			m.Close()
 			return nil, err
 		}
-		s, used, err := newSession(cfg, io, provider, log)
+		s, used, err := newSession(cfg, io, provider, n, len(threads) > 1, log)
 		if err != nil {
 			m.Close()
 			return nil, err
@@ -119,28 +129,43 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 		m.sessions = append(m.sessions, s)
 	}
 	m.info.Provider = provider
+	if provider == ProviderCUDA {
+		if ops := integerOps(cfg.Path); len(ops) > 0 {
+			log.Warn("a quantized model on cuda: its integer operators have no CUDA kernels, so every chunk "+
+				"copies tensors between device and host; use the fp32 or fp16 export (KOKORO_MODEL_VARIANT)", "ops", ops)
+		}
+	}
 	log.Info("model loaded", "path", cfg.Path, "io", io.String(), "provider", string(provider),
-		"slots", cfg.Slots, "threads", cfg.Threads, "onnxruntime", m.info.Runtime)
+		"slots", len(threads), "threads", threads, "onnxruntime", m.info.Runtime)
 	return m, nil
 }
 
-func newSession(cfg Config, io IO, p Provider, log *slog.Logger) (*ort.DynamicAdvancedSession, Provider, error) {
+// slotThreads is the intra-op thread count of each slot cfg asks for.
+func slotThreads(cfg Config) ([]int, error) {
+	if len(cfg.SlotThreads) > 0 {
+		for i, n := range cfg.SlotThreads {
+			if n < 1 {
+				return nil, fmt.Errorf("slot %d has %d threads, want at least 1", i, n)
+			}
+		}
+		return slices.Clone(cfg.SlotThreads), nil
+	}
+	n, t := max(cfg.Slots, 1), max(cfg.Threads, 1)
+	out := make([]int, n)
+	for i := range out {
+		out[i] = t
+	}
+	return out, nil
+}
+
+func newSession(cfg Config, io IO, p Provider, threads int, shared bool, log *slog.Logger) (*ort.DynamicAdvancedSession, Provider, error) {
 	opts, err := ort.NewSessionOptions()
 	if err != nil {
 		return nil, p, fmt.Errorf("session options: %w", err)
 	}
 	defer opts.Destroy()
-	if err := opts.SetIntraOpNumThreads(cfg.Threads); err != nil {
-		return nil, p, fmt.Errorf("intra-op threads: %w", err)
-	}
-	if err := opts.SetInterOpNumThreads(1); err != nil {
-		return nil, p, fmt.Errorf("inter-op threads: %w", err)
-	}
-	if cfg.Slots > 1 {
-		// Spinning workers of one slot would steal the cores another slot is computing on.
-		if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
-			return nil, p, fmt.Errorf("disable spinning: %w", err)
-		}
+	if err := cfg.Session.apply(opts, threads, shared); err != nil {
+		return nil, p, err
 	}
 	used := ProviderCPU
 	if p == ProviderAuto && !cudaProviderShipped(cfg.ORTLib) {
@@ -148,7 +173,7 @@ func newSession(cfg Config, io IO, p Provider, log *slog.Logger) (*ort.DynamicAd
 		p = ProviderCPU
 	}
 	if p == ProviderAuto || p == ProviderCUDA {
-		err := appendCUDA(opts, cfg.DeviceID)
+		err := appendCUDA(opts, cudaOptions(cfg.DeviceID))
 		switch {
 		case err == nil:
 			used = ProviderCUDA
@@ -164,12 +189,16 @@ func newSession(cfg Config, io IO, p Provider, log *slog.Logger) (*ort.DynamicAd
 			log.Warn("cuda session failed, running on cpu", "reason", err.Error())
 			cpu := cfg
 			cpu.Provider = ProviderCPU
-			return newSession(cpu, io, ProviderCPU, log)
+			return newSession(cpu, io, ProviderCPU, threads, shared, log)
 		}
 		return nil, p, fmt.Errorf("create session for %s: %w", cfg.Path, err)
 	}
 	return s, used, nil
 }
+
+// CUDAShipped reports whether the CUDA execution provider library sits beside the ONNX
+// Runtime library at ortLib, as it does in the GPU builds: where provider auto will try CUDA.
+func CUDAShipped(ortLib string) bool { return cudaProviderShipped(ortLib) }
 
 // cudaProviderShipped reports whether the CUDA execution provider library sits beside the
 // ONNX Runtime library, as it does in the GPU builds.
@@ -178,27 +207,14 @@ func cudaProviderShipped(ortLib string) bool {
 	return err == nil
 }
 
-func appendCUDA(opts *ort.SessionOptions, device int) error {
-	cuda, err := ort.NewCUDAProviderOptions()
-	if err != nil {
-		return err
-	}
-	defer cuda.Destroy()
-	// EXHAUSTIVE autotuning runs on every new input length, which a TTS model sees constantly.
-	if err := cuda.Update(map[string]string{
-		"device_id":              strconv.Itoa(device),
-		"cudnn_conv_algo_search": "DEFAULT",
-	}); err != nil {
-		return err
-	}
-	return opts.AppendExecutionProviderCUDA(cuda)
-}
-
 // Info describes the opened model.
 func (m *Model) Info() Info { return m.info }
 
 // Slots is the number of independent sessions.
 func (m *Model) Slots() int { return len(m.sessions) }
+
+// SlotThreads is each slot's intra-op thread count, so a scheduler can share the cores out.
+func (m *Model) SlotThreads() []int { return slices.Clone(m.info.SlotThreads) }
 
 // Synthesize runs one chunk: ids are phoneme ids without pads (the pads are added here),
 // style is the voice row for len(ids), speed scales durations. It returns mono float32 PCM at

@@ -9,13 +9,24 @@ import (
 // Options configures Chunks.
 type Options struct {
 	Lang             string // "en-us" | "en-gb"; "" = en-us
-	FirstChunkMaxIDs int    // 0 = a small default (one clause, about 60-100 ids) so first audio leaves early
-	MaxIDs           int    // 0 = MaxIDs (510)
+	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs
+	// FirstChunkMinIDs is the shortest first chunk that may end at punctuation: a comma after
+	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
+	FirstChunkMinIDs int
+	MaxIDs           int // 0 = MaxIDs (510)
+	// Ramp bounds each later chunk to Ramp times the ids before it (0 = no bound but MaxIDs),
+	// so that each chunk is synthesized while the audio before it plays.
+	Ramp float64
 }
 
-// DefaultFirstChunkMaxIDs bounds the first chunk when Options leaves it zero: about one clause,
-// a second or two of speech.
-const DefaultFirstChunkMaxIDs = 80
+// The first chunk ends at the first punctuation (comma or stronger) after at least
+// DefaultFirstChunkMinIDs ids: the first phrase of the text, so that the first audio leaves as
+// soon as one phrase is synthesized. A first phrase longer than DefaultFirstChunkMaxIDs (a
+// second or two of speech) is cut between words.
+const (
+	DefaultFirstChunkMaxIDs = 80
+	DefaultFirstChunkMinIDs = 12
+)
 
 // Chunk is one model call's worth of text.
 type Chunk struct {
@@ -98,6 +109,10 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		first = DefaultFirstChunkMaxIDs
 	}
 	first = min(first, maxIDs)
+	minFirst := opt.FirstChunkMinIDs
+	if minFirst <= 0 {
+		minFirst = DefaultFirstChunkMinIDs
+	}
 	var pieces []piece
 	for _, para := range paragraphBreak.Split(text, -1) {
 		_, toks := g.convert(para)
@@ -111,14 +126,21 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	}
 	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
 	var chunks []Chunk
+	done := 0 // ids in the chunks so far
 	for s := 0; s < len(pieces); {
-		limit := maxIDs
+		var e int
 		if len(chunks) == 0 {
-			limit = first
+			e = firstCut(pieces, s, minFirst, first)
+		} else {
+			limit := maxIDs
+			if opt.Ramp > 0 {
+				limit = min(maxIDs, max(first, int(opt.Ramp*float64(done))))
+			}
+			e = cutPoint(pieces, s, limit)
 		}
-		e := cutPoint(pieces, s, limit)
 		if c, ok := makeChunk(pieces[s:e]); ok {
 			chunks = append(chunks, c)
+			done += len(c.IDs)
 		} else if n := len(chunks); n > 0 {
 			// Unspeakable pieces (a stray mark) still carry the boundary they end on.
 			chunks[n-1].Break = max(chunks[n-1].Break, c.Break)
@@ -183,6 +205,23 @@ func cutPoint(ps []piece, s, limit int) int {
 		}
 	}
 	return fits
+}
+
+// firstCut returns the end of the first chunk, which starts at s: the first punctuation (or the end of the
+// text, or of its paragraph) that ends it with at least minIDs ids and at most limit;
+// cutPoint's rule when there is none.
+func firstCut(ps []piece, s, minIDs, limit int) int {
+	total := 0
+	for i := s; i < len(ps); i++ {
+		if total+ps[i].ids > limit && i > s {
+			break
+		}
+		total += ps[i].ids
+		if i == len(ps)-1 || ps[i].cut == cutPara || (total >= minIDs && ps[i].cut >= cutComma) {
+			return i + 1
+		}
+	}
+	return cutPoint(ps, s, limit)
 }
 
 // splitOversized breaks any single piece longer than limit ids into limit-sized parts, so

@@ -31,7 +31,10 @@ func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
 	if cfg.TTFABTarget <= 0 {
 		cfg.TTFABTarget = 300 * time.Millisecond
 	}
-	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer)}
+	if cfg.Ramp == 0 {
+		cfg.Ramp = DefaultRamp
+	}
+	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer, cfg.Cores)}
 }
 
 // Close waits for running chunks, fails queued ones and stops the slot workers. An engine
@@ -66,7 +69,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	if req.Speed != nil {
 		speed = *req.Speed
 	}
-	chunks, err := e.ph.Chunks(req.Text, phonemize.Options{Lang: req.Lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, MaxIDs: e.cfg.MaxChunkIDs})
+	chunks, err := e.ph.Chunks(req.Text, e.chunkOptions(req.Lang, speed))
 	if err != nil {
 		return st, fmt.Errorf("phonemize: %w", err)
 	}
@@ -74,10 +77,22 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 		return st, ErrEmptyText
 	}
 
+	// The request wants a slot again after each chunk until its last one is submitted.
+	e.sched.begin()
+	open := true
+	defer func() {
+		if open {
+			e.sched.end()
+		}
+	}()
 	submit := func(i int, deadline time.Time) (*job, error) {
 		style, err := e.voices.Style(req.Voice, len(chunks[i].IDs))
 		if err != nil {
 			return nil, err
+		}
+		if i == len(chunks)-1 {
+			open = false
+			e.sched.end()
 		}
 		j := &job{ctx: ctx, deadline: deadline, ids: chunks[i].IDs, style: style, speed: float32(speed)}
 		return j, e.sched.submit(j)
@@ -137,4 +152,23 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	}
 	st.Elapsed = time.Since(start)
 	return st, nil
+}
+
+// chunkOptions are the phonemizer's budgets for a request at speed. The first chunk is one
+// phrase while the slots keep up; when chunks already wait for a slot, it is packed like the
+// others, since every chunk costs the model its lead and tail silence again (about 0.8 s of
+// audio), and a small first chunk then only lengthens the queue.
+func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
+	o := phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, FirstChunkMinIDs: e.cfg.FirstChunkMinIDs,
+		MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0)}
+	if o.MaxIDs <= 0 || o.MaxIDs > phonemize.MaxIDs {
+		o.MaxIDs = phonemize.MaxIDs
+	}
+	if speed < 1 {
+		o.MaxIDs = max(1, int(float64(o.MaxIDs)*speed))
+	}
+	if e.sched.backlogged() {
+		o.FirstChunkMaxIDs, o.FirstChunkMinIDs = o.MaxIDs, phonemize.MaxIDs
+	}
+	return o
 }

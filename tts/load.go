@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/internal/assets"
@@ -16,15 +17,24 @@ import (
 // LoadConfig is everything Load needs to build an engine from the installed assets. Zero values
 // take the defaults noted.
 type LoadConfig struct {
-	Assets           assets.Paths
-	Provider         string // auto, cpu or cuda; "" = auto
-	Slots            int    // model sessions run in parallel; at least 1
-	Threads          int    // intra-op threads per slot on CPU; 0 = cores/slots
-	MaxTextChars     int    // longest accepted text; 0 = unlimited
-	FirstChunkMaxIDs int    // phoneme ids in the first chunk; 0 = the phonemizer's default
-	MaxChunkIDs      int    // phoneme ids in later chunks; 0 = by provider (MaxChunkIDsFor)
-	DefaultVoice     string // voice of a request that names none; "" = api.DefaultVoice
-	Espeak           string // espeak-ng for unknown words: "" = from PATH, "off", or a path
+	Assets   assets.Paths
+	Provider string // auto, cpu or cuda; "" = auto
+	Slots    int    // model sessions run in parallel; 0 = the adaptive shape (AutoShape)
+	Threads  int    // intra-op threads per slot on CPU; 0 = cores/slots
+	// SlotThreads gives each slot its own thread count ("4,1,1,1,1"); it replaces Slots and
+	// Threads, and the slots share Cores.
+	SlotThreads []int
+	// Cores is what slots of different widths share (0 = the machine's CPUs): a slot runs
+	// only when its threads fit in the cores left.
+	Cores            int
+	Session          model.SessionOptions
+	MaxTextChars     int     // longest accepted text; 0 = unlimited
+	FirstChunkMaxIDs int     // phoneme ids in the first chunk; 0 = the phonemizer's default
+	FirstChunkMinIDs int     // shortest first chunk ending at punctuation; 0 = the phonemizer's default
+	MaxChunkIDs      int     // phoneme ids in later chunks; 0 = by provider (MaxChunkIDsFor)
+	Ramp             float64 // later chunk ≤ Ramp × the ids before it; 0 = DefaultRamp, < 0 = none
+	DefaultVoice     string  // voice of a request that names none; "" = api.DefaultVoice
+	Espeak           string  // espeak-ng for unknown words: "" = from PATH, "off", or a path
 	Logger           *slog.Logger
 	Observer         Observer
 }
@@ -50,10 +60,7 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 		return nil, err
 	}
 	prov, _ := model.ParseProvider(c.Provider)
-	threads := c.Threads
-	if threads <= 0 {
-		threads = max(1, runtime.NumCPU()/c.Slots)
-	}
+	shape, cores := c.Shape(prov, c.Assets.ORTLib, runtime.NumCPU())
 	ph, err := phonemize.New(phonemize.Config{LexiconDir: c.Assets.Lexicon, Espeak: c.Espeak})
 	if err != nil {
 		return nil, err
@@ -67,7 +74,7 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 	}
 	m, err := model.Open(ctx, model.Config{
 		Path: c.Assets.Model, ORTLib: c.Assets.ORTLib, Provider: prov,
-		Slots: c.Slots, Threads: threads, Logger: log,
+		SlotThreads: shape, Session: c.Session, Logger: log,
 	})
 	if err != nil {
 		return nil, errors.Join(err, ph.Close())
@@ -80,11 +87,17 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 	}
 	log.Info("warm-up done", "seconds", d.Seconds())
 	stage(api.StageWarmupDone)
+	if m.Info().Provider == model.ProviderCUDA {
+		cores = 0 // the slots are streams on one device, not threads on shared cores
+	}
 	eng := New(Config{
 		DefaultVoice:     c.DefaultVoice,
 		MaxTextChars:     c.MaxTextChars,
 		FirstChunkMaxIDs: c.FirstChunkMaxIDs,
+		FirstChunkMinIDs: c.FirstChunkMinIDs,
 		MaxChunkIDs:      MaxChunkIDsFor(c.MaxChunkIDs, m.Info().Provider),
+		Ramp:             c.Ramp,
+		Cores:            cores,
 		Observer:         c.Observer,
 	}, ph, m, voices)
 	eng.release = release
@@ -97,9 +110,23 @@ func (c LoadConfig) Validate() error {
 	if _, err := model.ParseProvider(c.Provider); err != nil {
 		return err
 	}
+	if err := c.Session.Validate(); err != nil {
+		return err
+	}
+	for _, t := range c.SlotThreads {
+		if t < 1 {
+			return fmt.Errorf("slot threads must each be at least 1, got %v", c.SlotThreads)
+		}
+	}
 	switch {
-	case c.Slots < 1:
-		return fmt.Errorf("slots must be at least 1, got %d", c.Slots)
+	case c.Slots < 0:
+		return fmt.Errorf("slots must be at least 0 (0 = adaptive), got %d", c.Slots)
+	case c.Threads < 0:
+		return fmt.Errorf("threads must be at least 0 (0 = cores/slots), got %d", c.Threads)
+	case c.Cores < 0:
+		return fmt.Errorf("cores must be at least 0 (0 = all), got %d", c.Cores)
+	case c.FirstChunkMinIDs < 0 || c.FirstChunkMaxIDs < 0 || c.MaxChunkIDs < 0:
+		return fmt.Errorf("chunk budgets must be at least 0 (0 = the default)")
 	case c.MaxTextChars < 0:
 		return fmt.Errorf("max text chars must be at least 0 (0 = unlimited), got %d", c.MaxTextChars)
 	}
@@ -120,4 +147,49 @@ func MaxChunkIDsFor(configured int, p model.Provider) int {
 		return phonemize.MaxIDs
 	}
 	return 200
+}
+
+// Shape is the intra-op thread count of each slot Load opens, and the cores the slots share
+// (0 when each slot has its own), for provider p on a machine of cpus CPUs. Explicit
+// SlotThreads win; then Slots × Threads (Threads 0 = cpus/Slots), each slot on its own cores
+// as before; Slots 0 is the adaptive shape, AutoShape.
+func (c LoadConfig) Shape(p model.Provider, ortLib string, cpus int) (threads []int, cores int) {
+	cores = c.Cores
+	if cores <= 0 {
+		cores = cpus
+	}
+	switch {
+	case len(c.SlotThreads) > 0:
+		return slices.Clone(c.SlotThreads), cores
+	case c.Slots > 0:
+		t := c.Threads
+		if t <= 0 {
+			t = max(1, cpus/c.Slots)
+		}
+		return slices.Repeat([]int{t}, c.Slots), 0
+	case p == model.ProviderCUDA || (p == model.ProviderAuto && model.CUDAShipped(ortLib)):
+		return []int{1, 1}, 0
+	}
+	return AutoShape(cores), cores
+}
+
+// AutoShape is the default CPU shape on a machine of cores cores: one session as wide as the
+// machine, which finishes a lone request's chunks soonest, beside narrow ones that together
+// get the most audio out of the cores when several requests wait (one thread each up to 4
+// cores, two each above, where one thread per session leaves too many sessions in memory).
+// The scheduler runs the wide one only when the cores are free and nothing else waits.
+func AutoShape(cores int) []int {
+	cores = max(cores, 1)
+	if cores == 1 {
+		return []int{1}
+	}
+	narrow := 1
+	if cores > 4 {
+		narrow = 2
+	}
+	shape := []int{cores}
+	for range cores / narrow {
+		shape = append(shape, narrow)
+	}
+	return shape
 }

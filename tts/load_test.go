@@ -3,6 +3,7 @@ package tts_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,5 +112,36 @@ func TestLoadStagesChunkRuleAndClose(t *testing.T) {
 	}
 	if _, err := e.Stream(context.Background(), tts.Request{Text: "Hello."}, func(tts.Chunk) error { return nil }); err == nil {
 		t.Error("a closed engine still speaks")
+	}
+}
+
+func TestShape(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		cfg       tts.LoadConfig
+		p         model.Provider
+		cpus      int
+		want      string
+		wantCores int
+	}{
+		{tts.LoadConfig{}, model.ProviderCPU, 2, "[2 1 1]", 2},
+		{tts.LoadConfig{}, model.ProviderCPU, 1, "[1]", 1},
+		{tts.LoadConfig{}, model.ProviderCPU, 8, "[8 2 2 2 2]", 8},
+		{tts.LoadConfig{Cores: 4}, model.ProviderCPU, 16, "[4 1 1 1 1]", 4},
+		{tts.LoadConfig{}, model.ProviderCUDA, 8, "[1 1]", 0},
+		{tts.LoadConfig{Slots: 1}, model.ProviderCPU, 2, "[2]", 0},
+		{tts.LoadConfig{Slots: 2, Threads: 1}, model.ProviderCPU, 2, "[1 1]", 0},
+		{tts.LoadConfig{Slots: 3}, model.ProviderCPU, 8, "[2 2 2]", 0},
+		{tts.LoadConfig{SlotThreads: []int{2, 1}, Slots: 5}, model.ProviderCPU, 2, "[2 1]", 2},
+	} {
+		got, cores := c.cfg.Shape(c.p, "/nonexistent/libonnxruntime.so", c.cpus)
+		if fmt.Sprint(got) != c.want || cores != c.wantCores {
+			t.Errorf("%+v on %d %s CPUs: %v sharing %d cores, want %s sharing %d", c.cfg, c.cpus, c.p, got, cores, c.want, c.wantCores)
+		}
+	}
+	for _, bad := range []tts.LoadConfig{{Slots: -1}, {SlotThreads: []int{1, 0}}, {Cores: -2}, {Session: model.SessionOptions{GraphOpt: "max"}}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v validated", bad)
+		}
 	}
 }

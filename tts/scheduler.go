@@ -3,6 +3,7 @@ package tts
 import (
 	"container/heap"
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,8 +13,9 @@ import (
 // job is one chunk waiting for, or running on, a model slot.
 type job struct {
 	ctx      context.Context
-	deadline time.Time // playback deadline: earliest first
-	seq      uint64    // arrival order breaks deadline ties
+	deadline time.Time // playback deadline: when its audio is needed
+	startBy  time.Time // deadline less the chunk's expected model time: the queue's order
+	seq      uint64    // arrival order breaks ties
 	ids      []int64
 	style    []float32
 	speed    float32
@@ -30,13 +32,13 @@ type result struct {
 	err       error
 }
 
-// jobHeap orders jobs by playback deadline.
+// jobHeap orders jobs by the latest time they can start and still meet their deadline.
 type jobHeap []*job
 
 func (h jobHeap) Len() int { return len(h) }
 func (h jobHeap) Less(i, j int) bool {
-	if !h[i].deadline.Equal(h[j].deadline) {
-		return h[i].deadline.Before(h[j].deadline)
+	if !h[i].startBy.Equal(h[j].startBy) {
+		return h[i].startBy.Before(h[j].startBy)
 	}
 	return h[i].seq < h[j].seq
 }
@@ -58,35 +60,71 @@ func (h *jobHeap) Pop() any {
 	return j
 }
 
-// scheduler runs jobs on a fixed set of slots, earliest deadline first. One goroutine per
-// slot; a slot is never shared, which is what the model requires.
+// scheduler runs jobs on a set of slots, least slack first: a job's key is its playback
+// deadline less its expected model time, so a later chunk that needs long to synthesize goes
+// ahead of a new request's first chunk only when it would otherwise stall, and a first chunk
+// goes ahead of tails whose audio is buffered well ahead.
+//
+// Slots may differ in width (intra-op threads). When they share a number of cores, a slot
+// runs only when its threads fit in the cores left, and a job takes the widest idle slot that
+// leaves a fair share of the free cores to the other requests waiting for one: a lone request
+// runs on the wide slot, which finishes each chunk soonest; several run side by side on narrow
+// ones, which get more out of the cores together.
 type scheduler struct {
 	syn      Synthesizer
 	observer Observer
+	threads  []int // per slot
+	cores    int   // the cores the slots share; 0 = each slot has its own
 
-	mu     sync.Mutex
-	cond   *sync.Cond
-	queue  jobHeap
-	seq    uint64
-	closed bool
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	queue   jobHeap
+	seq     uint64
+	closed  bool
+	busy    []bool
+	used    int // threads of the busy slots
+	running int
+	streams int // requests with chunks still to submit
+	est     *estimator
+	in      []chan *job
+	wg      sync.WaitGroup
 }
 
-func newScheduler(syn Synthesizer, obs Observer) *scheduler {
-	s := &scheduler{syn: syn, observer: obs}
-	s.cond = sync.NewCond(&s.mu)
-	n := syn.Slots()
-	if n < 1 {
-		n = 1
+// slotShaper is a Synthesizer whose slots may differ in width.
+type slotShaper interface{ SlotThreads() []int }
+
+func newScheduler(syn Synthesizer, obs Observer, cores int) *scheduler {
+	n := max(syn.Slots(), 1)
+	threads := make([]int, n)
+	for i := range threads {
+		threads[i] = 1
 	}
+	if sh, ok := syn.(slotShaper); ok {
+		if t := sh.SlotThreads(); len(t) == n {
+			copy(threads, t)
+		}
+	}
+	s := &scheduler{syn: syn, observer: obs, threads: threads, busy: make([]bool, n), est: newEstimator()}
+	if cores > 0 && cores < sum(threads) {
+		s.cores = max(cores, slices.Max(threads))
+	}
+	s.in = make([]chan *job, n)
 	s.wg.Add(n)
-	for i := 0; i < n; i++ {
+	for i := range n {
+		s.in[i] = make(chan *job, 1)
 		go s.worker(i)
 	}
 	return s
 }
 
-// submit queues a job; its result arrives on j.done.
+func sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+// submit queues a job due at deadline; its result arrives on j.done.
 func (s *scheduler) submit(j *job) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -96,11 +134,34 @@ func (s *scheduler) submit(j *job) error {
 	s.seq++
 	j.seq = s.seq
 	j.ready = time.Now()
+	j.startBy = j.deadline.Add(-s.est.expect(len(j.ids), j.speed, slices.Min(s.threads)))
 	j.done = make(chan result, 1)
 	heap.Push(&s.queue, j)
 	s.reportDepth()
-	s.cond.Signal()
+	s.dispatch()
 	return nil
+}
+
+// begin and end bracket the part of a request that has chunks still to submit: a request
+// between two chunks counts as waiting for a slot when the scheduler shares out the cores.
+func (s *scheduler) begin() {
+	s.mu.Lock()
+	s.streams++
+	s.mu.Unlock()
+}
+
+func (s *scheduler) end() {
+	s.mu.Lock()
+	s.streams--
+	s.dispatch()
+	s.mu.Unlock()
+}
+
+// backlogged reports whether chunks are waiting for a slot.
+func (s *scheduler) backlogged() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue) > 0
 }
 
 // cancel removes a job that no slot has taken yet, so a client that went away costs no model
@@ -129,31 +190,81 @@ func (s *scheduler) reportDepth() {
 	}
 }
 
-func (s *scheduler) worker(slot int) {
-	defer s.wg.Done()
-	for {
-		s.mu.Lock()
-		for len(s.queue) == 0 && !s.closed {
-			s.cond.Wait()
-		}
-		if s.closed && len(s.queue) == 0 {
-			s.mu.Unlock()
+// dispatch hands queued jobs to idle slots while they fit. Called with s.mu held.
+func (s *scheduler) dispatch() {
+	for len(s.queue) > 0 && !s.closed {
+		slot := s.pick()
+		if slot < 0 {
 			return
 		}
 		j := heap.Pop(&s.queue).(*job)
+		s.busy[slot] = true
+		s.used += s.threads[slot]
+		s.running++
 		s.reportDepth()
-		s.mu.Unlock()
+		s.in[slot] <- j // buffered, and the slot is idle: never blocks
+	}
+}
 
-		if err := j.ctx.Err(); err != nil {
-			j.done <- result{err: err, slot: slot}
+// pick chooses the idle slot for the next job, or -1 when none may start now.
+func (s *scheduler) pick() int {
+	if s.cores == 0 { // slots do not share cores: any idle slot, widest first
+		best := -1
+		for i, b := range s.busy {
+			if !b && (best < 0 || s.threads[i] > s.threads[best]) {
+				best = i
+			}
+		}
+		return best
+	}
+	free := s.cores - s.used
+	// Requests that will want a slot: the queued jobs, and the requests between two chunks.
+	waiting := max(len(s.queue), s.streams-s.running)
+	share := max(1, free/max(waiting, 1))
+	best, narrowest := -1, -1
+	for i, b := range s.busy {
+		t := s.threads[i]
+		if b || t > free {
 			continue
 		}
-		start := time.Now()
-		pcm, err := s.syn.Synthesize(j.ctx, slot, j.ids, j.style, j.speed)
-		r := result{pcm: pcm, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
-		if s.observer != nil && err == nil {
-			s.observer.ChunkDone(slot, r.modelTime, r.queueWait, time.Duration(len(pcm))*time.Second/api.SampleRate)
+		if t <= share && (best < 0 || t > s.threads[best]) {
+			best = i
 		}
+		if narrowest < 0 || t < s.threads[narrowest] {
+			narrowest = i
+		}
+	}
+	if best < 0 {
+		return narrowest
+	}
+	return best
+}
+
+func (s *scheduler) worker(slot int) {
+	defer s.wg.Done()
+	for j := range s.in[slot] {
+		var r result
+		if err := j.ctx.Err(); err != nil {
+			r = result{err: err, slot: slot}
+		} else {
+			start := time.Now()
+			pcm, err := s.syn.Synthesize(j.ctx, slot, j.ids, j.style, j.speed)
+			r = result{pcm: pcm, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
+			if err == nil {
+				if s.observer != nil {
+					s.observer.ChunkDone(slot, r.modelTime, r.queueWait, time.Duration(len(pcm))*time.Second/api.SampleRate)
+				}
+			}
+		}
+		s.mu.Lock()
+		if r.err == nil {
+			s.est.observe(len(j.ids), j.speed, s.threads[slot], r.modelTime)
+		}
+		s.busy[slot] = false
+		s.used -= s.threads[slot]
+		s.running--
+		s.dispatch()
+		s.mu.Unlock()
 		j.done <- r
 	}
 }
@@ -171,7 +282,51 @@ func (s *scheduler) close() {
 		j.done <- result{err: ErrClosed}
 	}
 	s.reportDepth()
-	s.cond.Broadcast()
+	for _, c := range s.in {
+		close(c)
+	}
 	s.mu.Unlock()
 	s.wg.Wait()
+}
+
+// estimator predicts a chunk's model time from what the slots of the same width took: the
+// model's time grows with the audio it makes, which is the chunk's ids plus the silence it
+// always puts around them, over the speed.
+type estimator struct {
+	perUnit map[int]time.Duration // by slot threads: model time per (id + overheadIDs) at speed 1
+}
+
+// overheadIDs is the lead and tail silence the model makes around every chunk, about 0.8 s,
+// in ids of ordinary speech (about 15 a second).
+const overheadIDs = 12
+
+// priorPerUnit is the guess before any chunk has run: 2 cores of a small CPU machine.
+const priorPerUnit = 30 * time.Millisecond
+
+func newEstimator() *estimator { return &estimator{perUnit: map[int]time.Duration{}} }
+
+func (e *estimator) expect(ids int, speed float32, threads int) time.Duration {
+	per, ok := e.perUnit[threads]
+	if !ok {
+		per = priorPerUnit
+		for t, p := range e.perUnit { // a slot of another width: scale by threads
+			per = p * time.Duration(t) / time.Duration(threads)
+			break
+		}
+	}
+	if speed <= 0 {
+		speed = 1
+	}
+	return time.Duration(float64(per) * float64(ids+overheadIDs) / float64(speed))
+}
+
+func (e *estimator) observe(ids int, speed float32, threads int, took time.Duration) {
+	if speed <= 0 {
+		speed = 1
+	}
+	per := time.Duration(float64(took) * float64(speed) / float64(ids+overheadIDs))
+	if old, ok := e.perUnit[threads]; ok {
+		per = (3*old + per) / 4
+	}
+	e.perUnit[threads] = per
 }

@@ -83,13 +83,28 @@ type Config struct {
 	DefaultVoice     string
 	MaxTextChars     int // 0 = unlimited
 	FirstChunkMaxIDs int // passed to the phonemizer; 0 = its default
+	FirstChunkMinIDs int // passed to the phonemizer; 0 = its default
 	// MaxChunkIDs bounds every later chunk (0 = the model's 510). A slot is not preempted
 	// while it runs a chunk, so the chunk size is the scheduler's granularity: a new
 	// request's first chunk can wait behind one whole chunk of another request.
+	// At a speed under 1 the same ids make longer audio, and the model's memory and time grow
+	// with the audio: the budget shrinks by the speed.
 	MaxChunkIDs int
+	// Ramp bounds each later chunk to Ramp times the ids before it, so it is synthesized
+	// while they play; 0 = DefaultRamp, below 0 = no ramp.
+	Ramp        float64
 	TTFABTarget time.Duration // deadline of a new request's first chunk; 0 = 300ms
-	Observer    Observer      // optional
+	// Cores is the number of cores the model slots share: with slots of different widths, a
+	// slot runs only when its threads fit in the cores left (see the scheduler). 0 = each
+	// slot has cores of its own.
+	Cores    int
+	Observer Observer // optional
 }
+
+// DefaultRamp lets each chunk after the first be up to three times the ids before it: on CPU
+// the model makes audio two to three times faster than real time on one core, so a chunk three
+// times as long as the audio already sent is ready before that audio has played.
+const DefaultRamp = 3.0
 
 // Observer sees each chunk the slots run, for metrics. Calls come from slot goroutines.
 type Observer interface {

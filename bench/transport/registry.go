@@ -42,6 +42,7 @@ var registry = [...]entry{
 	{artifact.TransportWS, "bidirectional WebSocket", openWS},
 	{artifact.TransportSageMakerStream, "SageMaker InvokeEndpointWithResponseStream", openSageMakerStream},
 	{artifact.TransportSageMakerBidi, "SageMaker InvokeEndpointWithBidirectionalStream", openSageMakerBidi},
+	{TransportOpenAI, "POST /v1/audio/speech, streamed pcm: kokoro's or another Kokoro server's", openOpenAI},
 }
 
 // New builds the transport registered under name.

@@ -177,6 +177,10 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 			env("max-queue-depth"):     strconv.Itoa(f.maxQueueDepth),
 			env("first-chunk-max-ids"): strconv.Itoa(f.engine.FirstChunkMaxIDs),
 			env("max-chunk-ids"):       strconv.Itoa(f.engine.MaxChunkIDs),
+			env("slot-threads"):        (*intList)(&f.engine.SlotThreads).String(),
+			env("cores"):               strconv.Itoa(f.engine.Cores),
+			env("first-chunk-min-ids"): strconv.Itoa(f.engine.FirstChunkMinIDs),
+			env("chunk-ramp"):          strconv.FormatFloat(f.engine.Ramp, 'g', -1, 64),
 		}
 		target.Build = prov.Build
 		if target.Build == "" {

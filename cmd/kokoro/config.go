@@ -34,13 +34,27 @@ var engineSettings = []setting{
 	{Env: "KOKORO_ASSETS", Shown: "assets/ in the working directory, a parent, or beside the binary",
 		Meaning: "the directory the model, voices, lexicon and ONNX Runtime paths default to"},
 	{Flag: "provider", Env: "PROVIDER", Default: "auto", Meaning: "execution provider: auto, cpu or cuda"},
-	{Flag: "slots", Env: "SLOTS", Default: 1, Meaning: "model slots: independent sessions run in parallel"},
-	{Flag: "threads", Env: "THREADS", Default: 0, Meaning: "intra-op threads per slot on CPU; 0 = cores/slots"},
+	{Flag: "slots", Env: "SLOTS", Default: 0,
+		Meaning: "model slots: independent sessions run in parallel; 0 = adaptive: on CPU one session on all cores for a lone request beside one per core (two threads each above 4 cores) for a busy queue, on CUDA 2"},
+	{Flag: "threads", Env: "THREADS", Default: 0, Meaning: "intra-op threads per slot on CPU with --slots N; 0 = cores/slots"},
+	{Flag: "slot-threads", Env: "SLOT_THREADS", Default: "", Shown: "none",
+		Meaning: "each slot's intra-op threads, e.g. 2,1,1 (what kokoro tune prints); replaces --slots and --threads, the slots share --cores"},
+	{Flag: "cores", Env: "CORES", Default: 0,
+		Meaning: "cores the adaptive or --slot-threads slots share: a slot runs only when its threads fit in the cores left; 0 = all CPUs"},
+	{Flag: "cpu-arena", Env: "ORT_CPU_ARENA", Default: "auto",
+		Meaning: "ONNX Runtime's CPU memory arena, one shared by all slots: auto (on), on or off (less memory held, more CPU per chunk)"},
+	{Flag: "spinning", Env: "ORT_SPINNING", Default: "auto",
+		Meaning: "intra-op threads spin between parallel sections: auto (only with a single slot), on or off"},
+	{Flag: "graph-opt", Env: "ORT_GRAPH_OPT", Default: "all", Meaning: "ONNX Runtime graph optimization level: none, basic, extended or all"},
 	{Flag: "max-text-chars", Env: "MAX_TEXT_CHARS", Default: 10000, Meaning: "longest accepted text in characters; 0 = unlimited"},
 	{Flag: "first-chunk-max-ids", Env: "FIRST_CHUNK_MAX_IDS", Default: 0,
-		Meaning: "phoneme ids in the first chunk, kept small for early audio; 0 = the phonemizer's default"},
+		Meaning: "most phoneme ids in the first chunk (a longer first phrase is cut between words); 0 = the phonemizer's default, 80"},
+	{Flag: "first-chunk-min-ids", Env: "FIRST_CHUNK_MIN_IDS", Default: 0,
+		Meaning: "fewest phoneme ids before punctuation may end the first chunk, which is the text's first phrase while the slots keep up; 0 = the phonemizer's default, 12"},
 	{Flag: "max-chunk-ids", Env: "MAX_CHUNK_IDS", Default: 0,
-		Meaning: "phoneme ids in later chunks; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA"},
+		Meaning: "phoneme ids in later chunks, times the speed under 1; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA"},
+	{Flag: "chunk-ramp", Env: "CHUNK_RAMP", Default: 0.0,
+		Meaning: "a later chunk has at most this many times the ids before it, so it is ready before they have played; 0 = 3, below 0 = no ramp"},
 	{Flag: "default-voice", Env: "DEFAULT_VOICE", Default: api.DefaultVoice, Meaning: "voice used when a request names none"},
 	{Flag: "espeak", Env: "KOKORO_ESPEAK", Default: "", Shown: "espeak-ng on PATH",
 		Meaning: "espeak-ng for words no lexicon knows: empty = from PATH, off, or a path"},
@@ -105,6 +119,18 @@ func bindInt(f *pflag.FlagSet, p *int, flag string) {
 	s := lookupSetting(flag)
 	f.IntVar(p, flag, envInt(s.Env, s.Default.(int)), s.usage())
 	bindDeprecated(f, flag, func(name string) { f.IntVar(p, name, envInt(s.Env, s.Default.(int)), s.usage()) })
+}
+
+// bindValue registers a flag of a custom type; a variable that does not parse is reported and
+// ignored, as the other kinds do.
+func bindValue(f *pflag.FlagSet, v pflag.Value, flag string) {
+	s := lookupSetting(flag)
+	if d, ok := os.LookupEnv(s.Env); ok && d != "" {
+		if err := v.Set(d); err != nil {
+			fmt.Fprintf(os.Stderr, "kokoro: ignoring %s=%q: %v\n", s.Env, d, err)
+		}
+	}
+	f.Var(v, flag, s.usage())
 }
 
 func bindFloat(f *pflag.FlagSet, p *float64, flag string) {

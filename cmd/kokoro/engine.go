@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -25,9 +29,16 @@ func addEngineFlags(cmd *cobra.Command, c *tts.LoadConfig) {
 	bindString(f, &c.Provider, "provider")
 	bindInt(f, &c.Slots, "slots")
 	bindInt(f, &c.Threads, "threads")
+	bindValue(f, (*intList)(&c.SlotThreads), "slot-threads")
+	bindInt(f, &c.Cores, "cores")
+	bindValue(f, (*toggle)(&c.Session.CPUArena), "cpu-arena")
+	bindValue(f, (*toggle)(&c.Session.Spinning), "spinning")
+	bindString(f, &c.Session.GraphOpt, "graph-opt")
 	bindInt(f, &c.MaxTextChars, "max-text-chars")
 	bindInt(f, &c.FirstChunkMaxIDs, "first-chunk-max-ids")
+	bindInt(f, &c.FirstChunkMinIDs, "first-chunk-min-ids")
 	bindInt(f, &c.MaxChunkIDs, "max-chunk-ids")
+	bindFloat(f, &c.Ramp, "chunk-ramp")
 	bindString(f, &c.DefaultVoice, "default-voice")
 	bindString(f, &c.Espeak, "espeak")
 }
@@ -46,3 +57,53 @@ func engineLoader(c tts.LoadConfig) server.Loader {
 }
 
 var errUsage = errors.New("usage")
+
+// intList is a flag of comma-separated integers ("2,1,1"); empty is none.
+type intList []int
+
+func (l *intList) String() string {
+	parts := make([]string, len(*l))
+	for i, n := range *l {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *intList) Set(v string) error {
+	var out []int
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%q: want positive integers separated by commas", v)
+		}
+		out = append(out, n)
+	}
+	*l = out
+	return nil
+}
+
+func (l *intList) Type() string { return "ints" }
+
+// toggle is a flag of auto, on or off.
+type toggle model.Toggle
+
+func (t *toggle) String() string {
+	if *t == toggle(model.ToggleAuto) {
+		return "auto"
+	}
+	return string(*t)
+}
+
+func (t *toggle) Set(v string) error {
+	m, err := model.ParseToggle(v)
+	if err != nil {
+		return err
+	}
+	*t = toggle(m)
+	return nil
+}
+
+func (t *toggle) Type() string { return "auto|on|off" }

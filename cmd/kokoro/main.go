@@ -39,6 +39,7 @@ func newRootCmd() *cobra.Command {
 		newEndpointCmd(),
 		newPolicyCmd(),
 		newThawCmd(),
+		newTuneCmd(),
 	)
 	return root
 }

@@ -62,6 +62,9 @@ func newSynthCmd() *cobra.Command {
 			if ec.Logger == nil {
 				ec.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			}
+			if ec.Slots == 0 && len(ec.SlotThreads) == 0 {
+				ec.Slots = 1 // one utterance: the adaptive shape's wide session is all it uses
+			}
 			eng, err := tts.Load(ctx, ec, nil)
 			if err != nil {
 				return err

@@ -1,0 +1,75 @@
+package phonemize
+
+import (
+	"strings"
+	"testing"
+)
+
+// The first chunk is the first phrase of the text: the first punctuation after
+// FirstChunkMinIDs ids ends it, so first audio waits for one phrase, not a whole sentence.
+func TestFirstChunkIsFirstPhrase(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	for _, c := range []struct {
+		text  string
+		opt   Options
+		first string
+	}{
+		{"Thanks for calling Acme support, how can I help you today?", Options{}, "Thanks for calling Acme support,"},
+		// "Sure," is too short to stand alone; the next punctuation is the end.
+		{"Sure, I can help you with that today.", Options{}, "Sure, I can help you with that today."},
+		{"I have checked your account this morning; the payment arrived. Thanks!", Options{}, "I have checked your account this morning;"},
+		{"Your package arrived. It is at the front desk, next to the mail room.", Options{}, "Your package arrived."},
+		// A lower minimum takes the greeting alone.
+		{"Hello Anna, how are you today?", Options{FirstChunkMinIDs: 4}, "Hello Anna,"},
+		// A first phrase longer than the first chunk's budget is cut between words.
+		{"When the long and tiring meeting had finally ended late in the evening we all went home, tired.", Options{FirstChunkMaxIDs: 30}, ""},
+		// With the minimum at the budget, the first chunk is packed like any other.
+		{"Thanks for calling, how can I help? I am here all day.", Options{FirstChunkMinIDs: 510, FirstChunkMaxIDs: 510}, "Thanks for calling, how can I help? I am here all day."},
+	} {
+		chunks, err := p.Chunks(c.text, c.opt)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		got := chunks[0]
+		if c.first == "" {
+			if n := len(got.IDs); n > c.opt.FirstChunkMaxIDs || got.Break != BreakWord {
+				t.Errorf("%q: first chunk %q (%d ids, %v), want at most %d ids cut between words", c.text, got.Text, n, got.Break, c.opt.FirstChunkMaxIDs)
+			}
+			continue
+		}
+		if got.Text != c.first {
+			t.Errorf("%q: first chunk %q (%d ids), want %q", c.text, got.Text, len(got.IDs), c.first)
+		}
+	}
+}
+
+// With a ramp, each later chunk is at most Ramp times the ids before it (but never below the
+// first chunk's budget), so it is synthesized while the audio before it plays.
+func TestChunkRamp(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog, and then it runs away; nobody knows where. ", 12)
+	opt := Options{FirstChunkMinIDs: 12, FirstChunkMaxIDs: 40, MaxIDs: 300, Ramp: 2}
+	chunks, err := p.Chunks(text, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, grew := 0, false
+	for i, c := range chunks {
+		limit := opt.FirstChunkMaxIDs
+		if i > 0 {
+			limit = min(opt.MaxIDs, max(opt.FirstChunkMaxIDs, 2*done))
+		}
+		if len(c.IDs) > limit {
+			t.Errorf("chunk %d has %d ids after %d, limit %d", i, len(c.IDs), done, limit)
+		}
+		if i > 0 && len(c.IDs) > 2*opt.FirstChunkMaxIDs {
+			grew = true
+		}
+		done += len(c.IDs)
+	}
+	if !grew {
+		t.Errorf("no chunk grew past twice the first budget: %d chunks", len(chunks))
+	}
+}

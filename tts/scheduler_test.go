@@ -1,0 +1,181 @@
+package tts
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/phonemize"
+)
+
+// shapedSynth has slots of different widths; each chunk runs until the test releases it. It
+// records which slot ran each chunk and the most threads busy at once.
+type shapedSynth struct {
+	threads []int
+	started chan string // "label@slot"
+	release chan struct{}
+
+	mu       sync.Mutex
+	busy     int
+	peakBusy int
+}
+
+func (s *shapedSynth) Slots() int         { return len(s.threads) }
+func (s *shapedSynth) SlotThreads() []int { return s.threads }
+func (s *shapedSynth) Synthesize(ctx context.Context, slot int, ids []int64, _ []float32, _ float32) ([]float32, error) {
+	s.mu.Lock()
+	s.busy += s.threads[slot]
+	s.peakBusy = max(s.peakBusy, s.busy)
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.busy -= s.threads[slot]
+		s.mu.Unlock()
+	}()
+	s.started <- fmt.Sprintf("%c%d@%d", rune(ids[0]), ids[1], slot)
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return make([]float32, api.SampleRate), nil
+}
+
+func next(t *testing.T, c <-chan string) string {
+	t.Helper()
+	select {
+	case s := <-c:
+		return s
+	case <-time.After(5 * time.Second):
+		t.Fatal("no chunk started")
+		return ""
+	}
+}
+
+// A lone request runs on the wide slot; two requests at once run side by side on the narrow
+// ones; the slots never use more threads together than the cores they share.
+func TestSlotWidthFollowsTheQueue(t *testing.T) {
+	syn := &shapedSynth{threads: []int{2, 1, 1}, started: make(chan string, 16), release: make(chan struct{})}
+	e := New(Config{Cores: 2}, splitPhonemizer{}, syn, fakeVoices{})
+	defer e.Close()
+	ctx := context.Background()
+
+	a := drain(ctx, e, "a | aa")
+	if got := next(t, syn.started); got != "a1@0" {
+		t.Fatalf("lone request ran %s, want a1 on the wide slot 0", got)
+	}
+	syn.release <- struct{}{}
+	if got := next(t, syn.started); got != "a2@0" {
+		t.Fatalf("lone request's second chunk ran %s, want the wide slot", got)
+	}
+	syn.release <- struct{}{}
+	if err := <-a; err != nil {
+		t.Fatal(err)
+	}
+
+	// Two requests whose streams are both open share the cores out: one narrow slot each.
+	e.sched.begin() // b's stream is open before its first chunk arrives
+	c := drain(ctx, e, "c | cc")
+	first := next(t, syn.started)
+	if first != "c1@1" && first != "c1@2" {
+		t.Fatalf("with another request waiting, c1 ran %s; want a narrow slot", first)
+	}
+	b := drain(ctx, e, "b")
+	e.sched.end()
+	second := next(t, syn.started)
+	if second[len(second)-1] == first[len(first)-1] || second[len(second)-1] == '0' {
+		t.Fatalf("b1 ran %s beside %s; want the other narrow slot", second, first)
+	}
+	for range 2 {
+		syn.release <- struct{}{}
+	}
+	third := next(t, syn.started) // c2, alone now
+	syn.release <- struct{}{}
+	for _, ch := range []<-chan error{b, c} {
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if third != "c2@0" {
+		t.Errorf("c2 ran %s once b was done; want the wide slot", third)
+	}
+	if syn.peakBusy > 2 {
+		t.Errorf("%d threads busy at once on 2 cores", syn.peakBusy)
+	}
+}
+
+// A chunk due soon that takes long to synthesize goes ahead of a new request's first chunk
+// due later; one whose audio is buffered well ahead does not.
+func TestQueueOrderIsLeastSlack(t *testing.T) {
+	t.Parallel()
+	s := &scheduler{est: newEstimator()}
+	s.est.perUnit[1] = 10 * time.Millisecond
+	now := time.Now()
+	mk := func(ids int, due time.Duration) *job {
+		j := &job{ids: make([]int64, ids), speed: 1, deadline: now.Add(due)}
+		j.startBy = j.deadline.Add(-s.est.expect(ids, 1, 1))
+		return j
+	}
+	first := mk(20, 300*time.Millisecond) // expects 320 ms: start by -20 ms
+	longTail := mk(188, 2*time.Second)    // expects 2 s: start by 0 — later than first
+	urgent := mk(288, 2*time.Second)      // expects 3 s: start by -1 s
+	h := &jobHeap{}
+	for _, j := range []*job{longTail, first, urgent} {
+		heap.Push(h, j)
+	}
+	var order []*job
+	for h.Len() > 0 {
+		order = append(order, heap.Pop(h).(*job))
+	}
+	if order[0] != urgent || order[1] != first || order[2] != longTail {
+		t.Errorf("order by slack wrong: %v %v %v", order[0].startBy.Sub(now), order[1].startBy.Sub(now), order[2].startBy.Sub(now))
+	}
+}
+
+func TestEstimatorLearnsPerWidth(t *testing.T) {
+	t.Parallel()
+	e := newEstimator()
+	if got := e.expect(18, 1, 1); got != 30*priorPerUnit {
+		t.Errorf("prior for 18 ids: %v", got)
+	}
+	e.observe(18, 1, 2, 300*time.Millisecond) // 10 ms per unit on 2 threads
+	if got := e.expect(18, 0.5, 2); got != 600*time.Millisecond {
+		t.Errorf("18 ids at speed 0.5 on 2 threads: %v, want 600ms", got)
+	}
+	if got := e.expect(18, 1, 1); got != 600*time.Millisecond {
+		t.Errorf("a narrower slot before it has run: %v, want twice the wide slot's", got)
+	}
+}
+
+// The chunk budget shrinks with the speed (the model's memory and time follow the audio), and
+// with chunks waiting for a slot the first chunk is packed like the others.
+func TestChunkOptionsFollowSpeedAndLoad(t *testing.T) {
+	syn := newGatedSynth(1)
+	e := New(Config{FirstChunkMaxIDs: 40, FirstChunkMinIDs: 10, MaxChunkIDs: 200}, splitPhonemizer{}, syn, fakeVoices{})
+	defer e.Close()
+	if o := e.chunkOptions("en-us", 1); o.MaxIDs != 200 || o.FirstChunkMaxIDs != 40 || o.FirstChunkMinIDs != 10 || o.Ramp != DefaultRamp {
+		t.Errorf("idle, speed 1: %+v", o)
+	}
+	if o := e.chunkOptions("en-us", 0.5); o.MaxIDs != 100 {
+		t.Errorf("speed 0.5: budget %d, want 100", o.MaxIDs)
+	}
+	a := drain(context.Background(), e, "a")
+	<-syn.started
+	b := drain(context.Background(), e, "b")
+	waitDepth(t, e, 1)
+	if o := e.chunkOptions("en-us", 1); o.FirstChunkMaxIDs != 200 || o.FirstChunkMinIDs != phonemize.MaxIDs {
+		t.Errorf("backlogged: %+v, want the first chunk packed to 200 ids", o)
+	}
+	syn.release <- struct{}{}
+	<-syn.started
+	syn.release <- struct{}{}
+	for _, c := range []<-chan error{a, b} {
+		if err := <-c; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package tts_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// The default shape with the real model on 2 shared cores: a lone request speaks on the wide
+// slot; a request that arrives while another is speaking runs on a narrow one; all of it is
+// speech.
+func TestRealModelAdaptiveShape(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real model: skipped in -short")
+	}
+	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(t), Provider: "cpu", Cores: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	type done struct {
+		slots []int
+		audio float64
+		err   error
+	}
+	speak := func(text string, first func()) done {
+		var d done
+		st, err := e.Stream(context.Background(), tts.Request{Text: text}, func(c tts.Chunk) error {
+			if c.Index == 0 && first != nil {
+				first()
+			}
+			d.slots = append(d.slots, c.Slot)
+			return nil
+		})
+		d.audio, d.err = st.AudioDuration.Seconds(), err
+		return d
+	}
+	second := make(chan done, 1)
+	// Three chunks or more, so that the first request still has chunks to come when the
+	// second one's first chunk is given a slot.
+	a := speak("When the meeting ended, everyone went outside, into the warm afternoon sun, and talked for an hour "+
+		"about the plans for the coming year, the new office by the river, the budget, and the people they would hire.", func() {
+		go func() { second <- speak("Thanks for calling, how can I help you today?", nil) }()
+	})
+	b := <-second
+	for name, d := range map[string]done{"first": a, "second": b} {
+		if d.err != nil || d.audio < 1 {
+			t.Fatalf("%s request: %.2f s of audio, %v", name, d.audio, d.err)
+		}
+	}
+	if len(a.slots) < 3 {
+		t.Fatalf("the first request made %d chunks; the test needs three", len(a.slots))
+	}
+	if a.slots[0] != 0 {
+		t.Errorf("the lone request's first chunk ran on slot %d, want the wide slot 0 (slots %v)", a.slots[0], a.slots)
+	}
+	if b.slots[0] == 0 {
+		t.Errorf("the request that came while another spoke ran its first chunk on the wide slot (slots %v; the other's %v)", b.slots, a.slots)
+	}
+}

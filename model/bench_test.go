@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"fmt"
+	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,4 +57,75 @@ func BenchmarkRealModel(b *testing.B) {
 			b.ReportMetric(float64(len(ids)), "ids")
 		})
 	}
+}
+
+// BenchmarkCPUArena backs SessionOptions.CPUArena's claim: CPU time of one chunk on a session
+// with ONNX Runtime's CPU arena against one without it, one thread each, alternating run by
+// run so that the machine's load falls on both. CPU time rather than wall time, since a shared
+// machine's other work shows in the wall clock.
+//
+//	go test -run '^$' -bench CPUArena -benchtime 7x -v ./model/
+func BenchmarkCPUArena(b *testing.B) {
+	a := testenv.Assets(b)
+	ph, err := phonemize.New(phonemize.Config{LexiconDir: a.Lexicon})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ph.Close()
+	chunks, err := ph.Chunks("Your appointment is confirmed for Tuesday at ten in the morning.", phonemize.Options{MaxIDs: 510, FirstChunkMaxIDs: 510})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := chunks[0].IDs
+	v, err := LoadVoices(a.Voices)
+	if err != nil {
+		b.Fatal(err)
+	}
+	style, _ := v.Style("af_heart", len(ids))
+	open := func(arena Toggle) *Model {
+		m, err := Open(context.Background(), Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderCPU, Slots: 1, Threads: 1,
+			Session: SessionOptions{CPUArena: arena}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.Warmup(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	on, off := open(ToggleOn), open(ToggleOff)
+	defer on.Close()
+	defer off.Close()
+	run := func(m *Model) time.Duration {
+		start := cpuTime(b)
+		if _, err := m.Synthesize(context.Background(), 0, ids, style, 1); err != nil {
+			b.Fatal(err)
+		}
+		return cpuTime(b) - start
+	}
+	var ratios []float64
+	b.ResetTimer()
+	for i := range b.N {
+		var dOn, dOff time.Duration
+		if i%2 == 0 {
+			dOn, dOff = run(on), run(off)
+		} else {
+			dOff, dOn = run(off), run(on)
+		}
+		ratios = append(ratios, dOff.Seconds()/dOn.Seconds())
+		b.Logf("run %d: arena on %v, off %v CPU (×%.3f)", i+1, dOn.Round(time.Millisecond), dOff.Round(time.Millisecond), ratios[i])
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "off/on-cpu-median")
+	b.ReportMetric(float64(len(ids)), "ids")
+	b.Logf("arena off / on, CPU time per chunk of %d ids: median ×%.3f, range [%.3f, %.3f] over %d runs", len(ids), ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1], len(ratios))
+}
+
+// cpuTime is the CPU time this process has used, user and system.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -44,8 +44,9 @@ func (t Toggle) or(def bool) bool {
 type SessionOptions struct {
 	// CPUArena is ONNX Runtime's CPU memory arena, default on: it keeps the blocks of one run
 	// for the next, which the model's large decoder tensors need (the system allocator hands
-	// them back and faults them in again on every run: 11 % more CPU time for a 45-id chunk,
-	// measured alternating on one thread). The slots share one arena, so memory follows the
+	// them back and faults them in again on every run: a 63-id chunk took 1.09× the CPU time
+	// without the arena, median of 9 alternating runs on one thread, range 0.92–1.26:
+	// testdata/claims/cpu_arena.txt, `scripts/claims.sh arena`). The slots share one arena, so memory follows the
 	// largest chunks the slots run at once, not the largest each slot has ever seen; the chunk
 	// budget (tts: ids times the speed under 1) bounds a chunk's audio and so its memory.
 	CPUArena Toggle

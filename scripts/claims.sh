@@ -9,6 +9,7 @@
 #   scripts/claims.sh lexicon   the lexicon scanner against encoding/json
 #   scripts/claims.sh espeak    a word through the espeak-ng helper against a one-shot process
 #   scripts/claims.sh espeaklib a word through espeak-ng's library against the helper process
+#   scripts/claims.sh arena     CPU time of a chunk with ONNX Runtime's CPU arena against without
 #   scripts/claims.sh all       all of them
 #
 #   ROUNDS (default 5 for the model, 7 for the rest)
@@ -63,8 +64,12 @@ claim() {
       make -s setup
       gobench espeak_library "A word through espeak-ng's library (in process) against the long-lived espeak-ng helper" \
         go test -count=1 -run '^$' -bench EspeakLibrary -benchtime 1x -v ./phonemize/ ;;
-    all) for c in lexicon espeak espeaklib chunks ort; do claim "$c"; done ;;
-    *) echo "usage: $0 ort|chunks|lexicon|espeak|espeaklib|all" >&2; exit 2 ;;
+    arena)
+      make -s setup
+      gobench cpu_arena "CPU time of one chunk with ONNX Runtime's CPU arena against without it, one thread each, alternating" \
+        go test -count=1 -run '^$' -bench CPUArena -benchtime 9x -v ./model/ ;;
+    all) for c in lexicon espeak espeaklib arena chunks ort; do claim "$c"; done ;;
+    *) echo "usage: $0 ort|chunks|lexicon|espeak|espeaklib|arena|all" >&2; exit 2 ;;
   esac
 }
 claim "${1:-all}"

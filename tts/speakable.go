@@ -14,8 +14,10 @@ import (
 // before the text is phonemized; text with nothing left is refused as empty.
 
 // readableScripts are the scripts the English phonemizer reads as words: Latin, and Greek,
-// whose letters it reads by name (α is "alpha"), as a formula is read aloud.
-var readableScripts = []*unicode.RangeTable{unicode.Latin, unicode.Greek}
+// whose letters it reads by name (α is "alpha"), as a formula is read aloud; and the letters
+// that belong to no one script, such as the modifier letters of phonetic notation (the stress
+// marks ˈ ˌ and the length mark ː of a phoneme string are letters of the Common script).
+var readableScripts = []*unicode.RangeTable{unicode.Latin, unicode.Greek, unicode.Common, unicode.Inherited}
 
 // unspeakable reports a rune that is removed, and the kind it is for the error message.
 func unspeakable(r rune) (kind string, drop bool) {

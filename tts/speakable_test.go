@@ -24,6 +24,7 @@ func TestSpeakableRemovesWhatNoVoiceCanSpeak(t *testing.T) {
 		{"café, naïve, α and β", "café, naïve, α and β", ""},
 		{"© 2024, 20 °C, № 5", "© 2024, 20 °C, № 5", ""},
 		{"# Title\n---\n| a | b |", "# Title\n---\n| a | b |", ""},
+		{"hˈɛlO wˈɜɹld ðə kˌɑːɹ", "hˈɛlO wˈɜɹld ðə kˌɑːɹ", ""}, // phonemes keep their stress and length marks
 	}
 	for _, tc := range cases {
 		got, removed := speakable(tc.in)

@@ -12,8 +12,9 @@ import (
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
-// shapedSynth has slots of different widths; each chunk runs until the test releases it. It
-// records which slot ran each chunk and the most threads busy at once.
+// shapedSynth has slots of different widths; each chunk runs until the test releases it,
+// any chunk through release or one chunk by its label through finish. It records which slot
+// ran each chunk and the most threads busy at once.
 type shapedSynth struct {
 	threads []int
 	started chan string // "label@slot"
@@ -22,7 +23,24 @@ type shapedSynth struct {
 	mu       sync.Mutex
 	busy     int
 	peakBusy int
+	labelled map[string]chan struct{}
 }
+
+// gate is the channel that releases the chunk labelled label alone.
+func (s *shapedSynth) gate(label string) chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.labelled == nil {
+		s.labelled = map[string]chan struct{}{}
+	}
+	if s.labelled[label] == nil {
+		s.labelled[label] = make(chan struct{}, 1)
+	}
+	return s.labelled[label]
+}
+
+// finish releases the chunk labelled label ("b1"), running or not yet started.
+func (s *shapedSynth) finish(label string) { s.gate(label) <- struct{}{} }
 
 func (s *shapedSynth) Slots() int         { return len(s.threads) }
 func (s *shapedSynth) SlotThreads() []int { return s.threads }
@@ -36,9 +54,11 @@ func (s *shapedSynth) Synthesize(ctx context.Context, slot int, ids []int64, _ [
 		s.busy -= s.threads[slot]
 		s.mu.Unlock()
 	}()
-	s.started <- fmt.Sprintf("%c%d@%d", rune(ids[0]), ids[1], slot)
+	label := fmt.Sprintf("%c%d", rune(ids[0]), ids[1])
+	s.started <- fmt.Sprintf("%s@%d", label, slot)
 	select {
 	case <-s.release:
+	case <-s.gate(label):
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -90,15 +110,16 @@ func TestSlotWidthFollowsTheQueue(t *testing.T) {
 	if second[len(second)-1] == first[len(first)-1] || second[len(second)-1] == '0' {
 		t.Fatalf("b1 ran %s beside %s; want the other narrow slot", second, first)
 	}
-	for range 2 {
-		syn.release <- struct{}{}
+	// b ends before c1 does, so that c2 is alone when a slot takes it.
+	syn.finish("b1")
+	if err := <-b; err != nil {
+		t.Fatal(err)
 	}
+	syn.finish("c1")
 	third := next(t, syn.started) // c2, alone now
 	syn.release <- struct{}{}
-	for _, ch := range []<-chan error{b, c} {
-		if err := <-ch; err != nil {
-			t.Fatal(err)
-		}
+	if err := <-c; err != nil {
+		t.Fatal(err)
 	}
 	if third != "c2@0" {
 		t.Errorf("c2 ran %s once b was done; want the wide slot", third)

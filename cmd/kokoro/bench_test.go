@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/planner"
+	"github.com/kokoro-sm/kokoro/tts"
 )
 
 // The quick way to size a machine, end to end on the real model: bench --self writes an
@@ -52,8 +55,12 @@ func TestBenchSelfThenPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Target.ContainerEnv["SLOTS"] != "1" || q.Target.ContainerEnv["THREADS"] != "2" {
-		t.Errorf("server configuration not recorded: %v", q.Target.ContainerEnv)
+	// Slots 0, the default, is the adaptive shape: recorded as the engine resolved it.
+	shape := tts.AutoShape(runtime.NumCPU())
+	env := q.Target.ContainerEnv
+	if env["SLOTS"] != strconv.Itoa(len(shape)) || env["THREADS"] != strconv.Itoa(slices.Max(shape)) ||
+		env["SLOT_THREADS"] != (*intList)(&shape).String() || env["CORES"] != strconv.Itoa(runtime.NumCPU()) {
+		t.Errorf("server configuration not recorded as resolved (shape %v): %v", shape, env)
 	}
 	if len(q.Steps) != 2 || q.Partial {
 		t.Fatalf("%d rungs, partial %v", len(q.Steps), q.Partial)

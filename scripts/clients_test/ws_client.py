@@ -32,7 +32,8 @@ def collect(ws, until):
         msgs.append(m)
         if m["type"] == "synthesis_start":
             current = m["request_id"]
-        elif m["type"] in ("synthesis_complete", "error"):
+        elif m["type"] in ("synthesis_complete", "error") and m.get("request_id") == current:
+            # A refusal of another message can arrive between this utterance's frames.
             current = None
     return msgs, audio
 

@@ -16,7 +16,9 @@ scripts/gen_wild_corpus.py; REGISTER|TEXT, each read in both dialects) and write
 misaki_wild_{dev,heldout}.tsv and the reference tagger's tags for them, wild_{dev,heldout}_tags.tsv.
 The header of each file names the versions of misaki, spaCy and espeak-ng that made it.
 With --wild2 it does the same for the second held-out round, wild2_heldout_sentences.txt
-(scripts/gen_wild_corpus.py --heldout2), writing misaki_wild2_heldout.tsv and wild2_heldout_tags.tsv.
+(scripts/gen_wild_corpus.py --heldout2), writing misaki_wild2_heldout.tsv and wild2_heldout_tags.tsv;
+with --wild3 for the third, wild3_heldout_sentences.txt (--heldout3), writing misaki_wild3_heldout.tsv
+and wild3_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -253,6 +255,9 @@ def main():
         return
     if "--wild2" in sys.argv[1:]:
         write_wild(g2ps, ("wild2_heldout",), "--wild2")
+        return
+    if "--wild3" in sys.argv[1:]:
+        write_wild(g2ps, ("wild3_heldout",), "--wild3")
         return
     rows = sentences()
     results = []

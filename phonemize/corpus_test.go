@@ -138,9 +138,10 @@ var corpusCases = []struct {
 	// corpus …"), scored once in the commit that added this line; never tuned on. Limits: the
 	// score it reached.
 	{"misaki_wild_heldout.tsv", 800, corpusLimits{0.0014, 0.96, 0.0098, 0.75}, "wild_heldout_sentences.txt"},
-	// Second wild held-out corpus, from packages nothing else here draws on: committed before
-	// any rule saw it ("phonemize: second wild held-out corpus …"), scored once in the commit
-	// that added this line, with the rules frozen at the one before; never tuned on.
+	// Second wild corpus, from packages nothing else here drew on then: committed before any
+	// rule saw it ("phonemize: second wild held-out corpus …") and scored once in 6698677 (93.9 %
+	// exact, PER 0.25 %; built-in alone PER US 0.78 %, GB 1.00 %) with the rules frozen at
+	// d25d46a. Development data since: tuned on.
 	{"misaki_wild2_heldout.tsv", 800, corpusLimits{0.0026, 0.935, 0.0090, 0.80}, "wild2_heldout_sentences.txt"},
 }
 

@@ -16,9 +16,11 @@ are drawn only from their own bucket, so a held-out sentence's document never re
 development corpus or the tagger's training text.
 
     --sentences  write phonemize/testdata/wild_{heldout,dev}_sentences.txt (stratified sample)
-    --train OUT  write the training bucket's sentences (never the held-out or development ones)
-                 and the older development corpora's sentences (plus upper-cased copies of some, so the
-                 tagger sees capitals) to OUT, one per line, for scripts/gen_tagger_data.py
+    --train OUT  write the training bucket's sentences (never the held-out or development ones),
+                 the second held-out round's sources (development data since it was scored), less the
+                 wild2 corpus's own sentences, and the older development corpora's sentences (plus
+                 upper-cased copies of some, so the tagger sees capitals) to OUT, one per line, for
+                 scripts/gen_tagger_data.py
 
     --heldout2   write phonemize/testdata/wild2_heldout_sentences.txt: the second held-out round,
                  from the packages of PACKAGES2 (below), which nothing else here draws on
@@ -26,7 +28,8 @@ development corpus or the tagger's training text.
                  from the packages of PACKAGES3, which neither earlier round nor the training text used
 
 The fortune packages are deliberately not used: they are kept as an outside judge.
-Needs: apt-get (package lists updated), python3 with the `rdata` package (reads R data files).
+Needs: apt-get (package lists updated), python3 with the `rdata` package (reads R data files;
+1.1.0 made the committed files).
 """
 import glob
 import hashlib
@@ -339,7 +342,8 @@ def charters(root):
             yield "legal", f"{name}-{i}", " ".join(par.split())
 
 
-def all_sentences2(dest):
+def all_sentences2(dest, train=False):
+    """The second round's sentences; with train, also those too long or too odd for a corpus."""
     roots = {p: fetch(p, dest) for p in PACKAGES2}
     docs = list(sotu(roots["r-cran-wordcloud"])) + list(mobydick(roots["r-cran-tokenizers"]))
     docs += list(handbook(roots["debian-handbook"])) + list(gcide(roots["dict-gcide"]))
@@ -353,7 +357,7 @@ def all_sentences2(dest):
             if register == "titles":
                 if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
                     continue
-            elif not usable(s):
+            elif not usable(s) and not (train and 3 <= len(s) <= 400 and "\t" not in s):
                 continue
             if s in seen:
                 continue
@@ -607,7 +611,8 @@ def main():
         print("heldout2", len(picked), counts, file=sys.stderr)
         write_sentences("wild2_heldout_sentences.txt", picked,
                         "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout2 from packages\n"
-                        "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n")
+                        "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n"
+                        "# Scored once at 6698677 (rules frozen at d25d46a); development data since: tuned on.\n")
         return
     if "--heldout3" in sys.argv[1:]:
         with tempfile.TemporaryDirectory() as dest:
@@ -643,6 +648,20 @@ def main():
                 # Capitals read differently (a headline's words are often proper nouns to the
                 # reference's tagger): upper-cased copies teach the tagger how.
                 if reg in ("news", "titles", "quotations") or rng.random() < 0.15:
+                    f.write(s.upper() + "\n")
+            # The second held-out round's sources, development data since their one scoring:
+            # every sentence of them but the wild2 corpus's own (kept out, to measure on).
+            with tempfile.TemporaryDirectory() as dest2:
+                rows2 = all_sentences2(dest2, train=True)
+            corpus2 = set()
+            for line in open(os.path.join(TESTDATA, "wild2_heldout_sentences.txt"), encoding="utf-8"):
+                if line.strip() and not line.startswith("#"):
+                    corpus2.add(line.rstrip("\n").split("|", 1)[1])
+            for reg, _, s in rows2:
+                if s in corpus2:
+                    continue
+                f.write(s + "\n")
+                if reg in ("speeches", "titles", "quotations") or rng.random() < 0.15:
                     f.write(s.upper() + "\n")
             for name in ("corpus_sentences.txt", "heldout_sentences.txt", "fresh_sentences.txt"):
                 for line in open(os.path.join(TESTDATA, name), encoding="utf-8"):

@@ -241,7 +241,8 @@ func (l *letterToSound) unknown(lw string) string {
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
-	ps := spellRules(lw, l.british)
+	// An inner apostrophe is silent (Stubb's reads as Stubbs, whose s is voiced after the b).
+	ps := spellRules(strings.NewReplacer("'", "", "’", "").Replace(lw), l.british)
 	if l.british {
 		ps = britishRules(ps)
 	}
@@ -442,6 +443,9 @@ func (l *letterToSound) compound(w string) string {
 		return "" // no real compound is this long; keep the search cheap
 	}
 	for i := len(w) - 3; i >= 3; i-- {
+		if w[i-1] == w[i] {
+			continue // sit|tin: a doubled letter is one sound, not two words' (sittin)
+		}
 		a := l.known(w[:i])
 		if a == "" {
 			continue
@@ -549,6 +553,9 @@ func spellRules(w string, british bool) string {
 				continue
 			}
 			if ps, ok := ltsRules[w[i:i+n]]; ok {
+				if n == 3 && w[i:i+n] == "que" && i+n < len(w) {
+					continue // que is k only at the end (antique); Queequeg is kwˈikwɛɡ
+				}
 				if n == 1 && w[i] == 'y' && i > 0 {
 					ps = "i"
 					if i+1 < len(w) && !isVowelLetter(w[i+1]) && !isVowelLetter(w[i-1]) {

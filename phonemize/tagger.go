@@ -122,6 +122,11 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 		case w == "\"" && closes:
 			*openQuote = false
 			return "''", true
+		case w == "\"" && !attachedBefore && t.ws == "" && i > 0:
+			// After a space and against the next word it opens, whatever the count says
+			// (a quote inside a word written together, Fish?"—this, is not counted).
+			*openQuote = true
+			return "``", true
 		case w == "\"" && !*openQuote:
 			*openQuote = true
 			return "``", true

@@ -74,6 +74,9 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 		if r, _ := firstRune(ts[i+1].text); unicode.IsDigit(r) || unicode.IsLower(r) {
 			return "NN", true
 		}
+	case w == "am" && attachedBefore && isDigitByte(ts[i-1].text[len(ts[i-1].text)-1]):
+		// 9am: the reference's tagger takes the am written against a time for the verb.
+		return "VBP", true
 	case isApos && !attachedBefore && t.ws == "" && i+1 < len(ts) && isDigitByte(ts[i+1].text[0]):
 		return "NNS", true // '90s: an elided century, not a quote
 	}

@@ -201,6 +201,9 @@ func (l *letterToSound) word(w string) string {
 	if ps, ok := espeakAbbrevs[lw]; ok {
 		return ps
 	}
+	if ps, ok := espeakWords[lw]; ok {
+		return ps
+	}
 	if len(w) <= 4 && w == strings.ToUpper(w) || !strings.ContainsAny(lw, "aeiouy") {
 		// Short capitals, and words with no vowel letter (pct, mln), are spelled.
 		if ps := l.spell(w); ps != "" {
@@ -252,6 +255,10 @@ func (l *letterToSound) unknown(lw string) string {
 // espeakAbbrevs are abbreviations espeak-ng expands that the pronunciation dictionary reads
 // otherwise (Feb there is February) or not at all.
 var espeakAbbrevs = map[string]string{"st": "sənt", "feb": "fˈɛb"}
+
+// espeakWords are words of the development text that espeak-ng reads otherwise than the
+// pronunciation dictionary, in both dialects (Linux: the dictionary's lˈɪnəks).
+var espeakWords = map[string]string{"linux": "lˈɪnʌks"}
 
 // numberWords are espeak-ng's readings of the number words ([US, GB], from the digits, mapped
 // as the reference maps espeak-ng): 7 is sˈɛvən there, where the lexicon has sˈɛvᵊn.

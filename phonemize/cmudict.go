@@ -139,8 +139,11 @@ func arpaToKokoro(pron string, british bool) string {
 		switch {
 		case p.ph == "AH" && p.stress == '0' && isC(i-1) && i+1 <= last && ps[i+1].ph == "L" && (i+1 == last || isC(i+2)):
 			v = "ᵊ"
-		case british && p.ph == "AH" && p.stress == '0' && i+2 <= last && ps[i+1].ph == "F" && ps[i+2].ph == "AY":
-			v = "ɪ" // -ify: British ratified ɹˈatɪfˌId, American ɹˈæɾəfˌId
+		case p.ph == "AH" && p.stress == '0' && i+2 <= last && ps[i+1].ph == "F" && ps[i+2].ph == "AY":
+			v = "ᵻ" // -ify: ratified ɹˈæɾᵻfˌId, British ɹˈatɪfˌId
+			if british {
+				v = "ɪ"
+			}
 		case p.ph == "AH" && p.stress == '0', p.ph == "AA" && p.stress == '0' && i == last:
 			v = "ə"
 		case p.ph == "ER" && p.stress == '0':

@@ -44,13 +44,14 @@ func (l *letterToSound) phonemize(text string) (string, bool) {
 	var b strings.Builder
 	last := 0
 	any := false
+	marks := espeakMarks.FindAllStringIndex(text, -1)
 	piece := func(seg string) {
-		if ps := l.piece(seg); ps != "" {
+		if ps := l.piece(seg, len(marks) > 0); ps != "" {
 			b.WriteString(ps)
 			any = true
 		}
 	}
-	for _, m := range espeakMarks.FindAllStringIndex(text, -1) {
+	for _, m := range marks {
 		piece(text[last:m[0]])
 		b.WriteString(text[m[0]:m[1]])
 		last = m[1]
@@ -62,10 +63,11 @@ func (l *letterToSound) phonemize(text string) (string, bool) {
 	return strings.TrimSpace(b.String()), true
 }
 
-// piece reads the text between two punctuation marks. Words joined by hyphens are read
+// piece reads the text between two punctuation marks (clause: there are marks, so the piece
+// is a clause of its own to espeak-ng). Words joined by hyphens are read
 // together, as espeak-ng reads them (dict-like: dˈɪktlˈIk); words written together in mixed
 // case are read apart (mboxMessage: mbox Message, SSLObject: SSL Object).
-func (l *letterToSound) piece(text string) string {
+func (l *letterToSound) piece(text string, clause bool) string {
 	var words []string
 	for _, tok := range strings.Fields(foldAccents(text)) {
 		var joined []string
@@ -86,7 +88,18 @@ func (l *letterToSound) piece(text string) string {
 			words = append(words, strings.Join(joined, ""))
 		}
 	}
-	return strings.Join(words, " ")
+	ps := strings.Join(words, " ")
+	if clause && !strings.ContainsRune(ps, primary) {
+		// espeak-ng gives every clause a primary stress, and the reference hands it each piece
+		// between punctuation marks alone: up!—close reads ˈʌp, not the lexicon's weak ˌʌp.
+		if i := strings.LastIndex(ps, string(secondary)); i >= 0 {
+			ps = ps[:i] + string(primary) + ps[i+len(string(secondary)):]
+		} else if _, abbrev := espeakAbbrevs[strings.ToLower(strings.TrimSpace(text))]; len(words) == 1 && !abbrev {
+			// (an abbreviation espeak-ng expands stays weak: St. reads sənt.)
+			ps = applyStress(ps, stressOf(2))
+		}
+	}
+	return ps
 }
 
 // splitCase splits a run of letters where a lower-case letter meets a capital (mboxMessage)

@@ -58,6 +58,9 @@ func (l *letterToSound) phonemize(text string) (string, bool) {
 	}
 	piece(text[last:])
 	if !any {
+		if marks := strings.TrimSpace(b.String()); marks != "" {
+			return marks, true // marks alone stay as written, as espeak-ng's call keeps them
+		}
 		return "", false
 	}
 	return strings.TrimSpace(b.String()), true

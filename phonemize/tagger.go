@@ -100,7 +100,12 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 		return ":", true
 	case "…":
 		return "NFP", true
-	case "(", "[", "{":
+	case "[":
+		// The reference's tagger leaves an opening square bracket untagged (XX: both in the
+		// tagged text of the corpora), and the reference then keeps it as written; the closing
+		// one it takes for a bracket (-RRB-), read ")".
+		return "XX", true
+	case "(", "{":
 		return "-LRB-", true
 	case ")", "]", "}":
 		return "-RRB-", true

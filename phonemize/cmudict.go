@@ -121,6 +121,10 @@ func arpaToKokoro(pron string, british bool) string {
 		}
 		marked := true
 		switch {
+		case p.ph == "IY" && p.stress == '2' && seenPrimary && isV(i+1):
+			// An i after the primary stress and before another vowel is unstressed and short
+			// in espeak-ng (Debian: dˈɛbiən, not dˈɛbˌiːən).
+			marked = false
 		case p.stress == '1' && !seenPrimary:
 			b.WriteRune(primary)
 			seenPrimary = true
@@ -135,6 +139,11 @@ func arpaToKokoro(pron string, british bool) string {
 		switch {
 		case p.ph == "AH" && p.stress == '0' && isC(i-1) && i+1 <= last && ps[i+1].ph == "L" && (i+1 == last || isC(i+2)):
 			v = "ᵊ"
+		case p.ph == "AH" && p.stress == '0' && i+2 <= last && ps[i+1].ph == "F" && ps[i+2].ph == "AY":
+			v = "ᵻ" // -ify: ratified ɹˈæɾᵻfˌId, British ɹˈatɪfˌId
+			if british {
+				v = "ɪ"
+			}
 		case p.ph == "AH" && p.stress == '0', p.ph == "AA" && p.stress == '0' && i == last:
 			v = "ə"
 		case p.ph == "ER" && p.stress == '0':

@@ -105,6 +105,28 @@ func openEspeakLib() error {
 	return espeakLibrary.err
 }
 
+// libVoiceNames are the names espeak-ng's voice list gives the languages' voices: the
+// library finds "en-us" by that code but not "en-gb" (1.51 answers EE_NOT_FOUND), so the
+// voice is asked for by the name the list gives it, which is how the phonemizer package that
+// the reference calls through selects a language's voice.
+var libVoiceNames = map[string]string{"en-us": "English (America)", "en-gb": "English (Great Britain)"}
+
+// setLibVoice selects voice by its code or else by its listed name; the lock is held.
+func setLibVoice(voice string) bool {
+	for _, name := range []string{voice, libVoiceNames[voice]} {
+		if name == "" {
+			continue
+		}
+		v := C.CString(name)
+		rc := C.kk_espeak_voice(v)
+		C.free(unsafe.Pointer(v))
+		if rc == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // espeakLibPhonemes returns the library's phonemes for text in voice, with '^' ties, as the
 // phonemizer package hands them to the reference: clauses joined by a space.
 func espeakLibPhonemes(voice, text string) (string, error) {
@@ -114,10 +136,7 @@ func espeakLibPhonemes(voice, text string) (string, error) {
 	espeakLibrary.mu.Lock()
 	defer espeakLibrary.mu.Unlock()
 	if espeakLibrary.voice != voice {
-		v := C.CString(voice)
-		rc := C.kk_espeak_voice(v)
-		C.free(unsafe.Pointer(v))
-		if rc != 0 {
+		if !setLibVoice(voice) {
 			espeakLibrary.voice = ""
 			return "", errEspeakLib
 		}

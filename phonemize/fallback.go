@@ -122,6 +122,11 @@ func (e *espeak) assemble(text string, run func(string) (string, bool)) (string,
 		any = true
 	}
 	if !any {
+		// Marks alone come back as they are (an untagged "[" stays "["), as through the
+		// reference's espeak-ng call, which keeps them.
+		if marks := strings.TrimSpace(b.String()); marks != "" {
+			return marks, true
+		}
 		return "", false
 	}
 	return e.mapIPA(strings.TrimSpace(b.String())), true

@@ -44,28 +44,33 @@ func (l *letterToSound) phonemize(text string) (string, bool) {
 	var b strings.Builder
 	last := 0
 	any := false
+	marks := espeakMarks.FindAllStringIndex(text, -1)
 	piece := func(seg string) {
-		if ps := l.piece(seg); ps != "" {
+		if ps := l.piece(seg, len(marks) > 0); ps != "" {
 			b.WriteString(ps)
 			any = true
 		}
 	}
-	for _, m := range espeakMarks.FindAllStringIndex(text, -1) {
+	for _, m := range marks {
 		piece(text[last:m[0]])
 		b.WriteString(text[m[0]:m[1]])
 		last = m[1]
 	}
 	piece(text[last:])
 	if !any {
+		if marks := strings.TrimSpace(b.String()); marks != "" {
+			return marks, true // marks alone stay as written, as espeak-ng's call keeps them
+		}
 		return "", false
 	}
 	return strings.TrimSpace(b.String()), true
 }
 
-// piece reads the text between two punctuation marks. Words joined by hyphens are read
+// piece reads the text between two punctuation marks (clause: there are marks, so the piece
+// is a clause of its own to espeak-ng). Words joined by hyphens are read
 // together, as espeak-ng reads them (dict-like: dˈɪktlˈIk); words written together in mixed
 // case are read apart (mboxMessage: mbox Message, SSLObject: SSL Object).
-func (l *letterToSound) piece(text string) string {
+func (l *letterToSound) piece(text string, clause bool) string {
 	var words []string
 	for _, tok := range strings.Fields(foldAccents(text)) {
 		var joined []string
@@ -86,7 +91,18 @@ func (l *letterToSound) piece(text string) string {
 			words = append(words, strings.Join(joined, ""))
 		}
 	}
-	return strings.Join(words, " ")
+	ps := strings.Join(words, " ")
+	if clause && !strings.ContainsRune(ps, primary) {
+		// espeak-ng gives every clause a primary stress, and the reference hands it each piece
+		// between punctuation marks alone: up!—close reads ˈʌp, not the lexicon's weak ˌʌp.
+		if i := strings.LastIndex(ps, string(secondary)); i >= 0 {
+			ps = ps[:i] + string(primary) + ps[i+len(string(secondary)):]
+		} else if _, abbrev := espeakAbbrevs[strings.ToLower(strings.TrimSpace(text))]; len(words) == 1 && !abbrev {
+			// (an abbreviation espeak-ng expands stays weak: St. reads sənt.)
+			ps = applyStress(ps, stressOf(2))
+		}
+	}
+	return ps
 }
 
 // splitCase splits a run of letters where a lower-case letter meets a capital (mboxMessage)
@@ -201,6 +217,9 @@ func (l *letterToSound) word(w string) string {
 	if ps, ok := espeakAbbrevs[lw]; ok {
 		return ps
 	}
+	if ps, ok := espeakWords[lw]; ok {
+		return ps
+	}
 	if len(w) <= 4 && w == strings.ToUpper(w) || !strings.ContainsAny(lw, "aeiouy") {
 		// Short capitals, and words with no vowel letter (pct, mln), are spelled.
 		if ps := l.spell(w); ps != "" {
@@ -241,7 +260,8 @@ func (l *letterToSound) unknown(lw string) string {
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
-	ps := spellRules(lw, l.british)
+	// An inner apostrophe is silent (Stubb's reads as Stubbs, whose s is voiced after the b).
+	ps := spellRules(strings.NewReplacer("'", "", "’", "").Replace(lw), l.british)
 	if l.british {
 		ps = britishRules(ps)
 	}
@@ -251,6 +271,10 @@ func (l *letterToSound) unknown(lw string) string {
 // espeakAbbrevs are abbreviations espeak-ng expands that the pronunciation dictionary reads
 // otherwise (Feb there is February) or not at all.
 var espeakAbbrevs = map[string]string{"st": "sənt", "feb": "fˈɛb"}
+
+// espeakWords are words of the development text that espeak-ng reads otherwise than the
+// pronunciation dictionary, in both dialects (Linux: the dictionary's lˈɪnəks).
+var espeakWords = map[string]string{"linux": "lˈɪnʌks"}
 
 // numberWords are espeak-ng's readings of the number words ([US, GB], from the digits, mapped
 // as the reference maps espeak-ng): 7 is sˈɛvən there, where the lexicon has sˈɛvᵊn.
@@ -442,6 +466,9 @@ func (l *letterToSound) compound(w string) string {
 		return "" // no real compound is this long; keep the search cheap
 	}
 	for i := len(w) - 3; i >= 3; i-- {
+		if w[i-1] == w[i] {
+			continue // sit|tin: a doubled letter is one sound, not two words' (sittin)
+		}
 		a := l.known(w[:i])
 		if a == "" {
 			continue
@@ -549,6 +576,9 @@ func spellRules(w string, british bool) string {
 				continue
 			}
 			if ps, ok := ltsRules[w[i:i+n]]; ok {
+				if n == 3 && w[i:i+n] == "que" && i+n < len(w) {
+					continue // que is k only at the end (antique); Queequeg is kwˈikwɛɡ
+				}
 				if n == 1 && w[i] == 'y' && i > 0 {
 					ps = "i"
 					if i+1 < len(w) && !isVowelLetter(w[i+1]) && !isVowelLetter(w[i-1]) {

@@ -42,10 +42,14 @@ func loadTaggedFile(t *testing.T, name string) []taggedSentence {
 // the reference tokenizer does, and how often the tagger agrees with the reference tagger on the
 // sentences split alike. wild_dev_tags.tsv is real English the tagger was not trained on (the
 // development bucket of scripts/gen_wild_corpus.py), so it measures how the tagger generalizes;
-// wild_heldout_tags.tsv and wild2_heldout_tags.tsv are the held-out corpora's text, each measured
-// once after the rules were frozen (wild2: 94.5 %, Moby-Dick's archaic dialogue the hardest);
+// wild_heldout_tags.tsv is the held-out corpus's text, measured once after the rules were frozen;
+// wild2_heldout_tags.tsv was too (94.5 %, Moby-Dick's archaic dialogue the hardest) and is
+// development text since: the rest of its sources' text is training text, its sentences are not;
+// wild3_heldout_tags.tsv is the third wild corpus's text, measured once with it (98.8 % split
+// alike, 96.0 % of tags agree);
 // spacy_tags.tsv holds the older corpora's sentences, which are part of its training text.
-// Limits: the measured agreement less about half a point (97.1 %, 96.7 % and 97.9 % when set).
+// Limits: the measured agreement less about half a point (97.1 %, 96.7 % and 97.9 % when set;
+// with the wild2 sources in the training text 97.3 %, 96.9 %, 95.9 % and 98.3 %).
 func TestTokenizerAndTaggerAgreement(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
@@ -55,7 +59,8 @@ func TestTokenizerAndTaggerAgreement(t *testing.T) {
 	}{
 		{"wild_dev_tags.tsv", 0.97, 0.965},
 		{"wild_heldout_tags.tsv", 0.97, 0.962},
-		{"wild2_heldout_tags.tsv", 0.98, 0.940},
+		{"wild2_heldout_tags.tsv", 0.98, 0.954},
+		{"wild3_heldout_tags.tsv", 0.98, 0.955},
 		{"spacy_tags.tsv", 0.99, 0.975},
 	} {
 		sents := loadTaggedFile(t, c.file)

@@ -16,7 +16,9 @@ scripts/gen_wild_corpus.py; REGISTER|TEXT, each read in both dialects) and write
 misaki_wild_{dev,heldout}.tsv and the reference tagger's tags for them, wild_{dev,heldout}_tags.tsv.
 The header of each file names the versions of misaki, spaCy and espeak-ng that made it.
 With --wild2 it does the same for the second held-out round, wild2_heldout_sentences.txt
-(scripts/gen_wild_corpus.py --heldout2), writing misaki_wild2_heldout.tsv and wild2_heldout_tags.tsv.
+(scripts/gen_wild_corpus.py --heldout2), writing misaki_wild2_heldout.tsv and wild2_heldout_tags.tsv;
+with --wild3 for the third, wild3_heldout_sentences.txt (--heldout3), writing misaki_wild3_heldout.tsv
+and wild3_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -190,6 +192,10 @@ def write_reference_units():
         f.write("\n")
 
 
+# What a corpus has become since it was drawn, kept in its header.
+NOTES = {"wild2_heldout": "# Scored once at 6698677 (rules frozen at d25d46a); development data since: tuned on.\n"}
+
+
 def write_wild(g2ps, names=("wild_dev", "wild_heldout"), flag="--wild"):
     made_by = versions()
     for name in names:
@@ -201,8 +207,9 @@ def write_wild(g2ps, names=("wild_dev", "wild_heldout"), flag="--wild"):
                 if line and not line.startswith("#"):
                     rows.append(line.split("|", 1)[1])
         results = [(d, t, g2ps[d](t)[0]) for d in ("us", "gb") for t in rows]
+        note = NOTES.get(f"{kind}_{name}", "")
         write_tsv(f"misaki_{kind}_{name}.tsv", results,
-                  f"# dialect\ttext\tphonemes from {made_by} (regenerate: scripts/gen_phoneme_corpus.py {flag})\n")
+                  f"# dialect\ttext\tphonemes from {made_by} (regenerate: scripts/gen_phoneme_corpus.py {flag})\n" + note)
         with open(os.path.join(TESTDATA, f"{kind}_{name}_tags.tsv"), "w", encoding="utf-8") as f:
             f.write(f"# text\ttokens and tags (token TAB tag ...), from {made_by.split(', espeak')[0]} as misaki runs it\n")
             for text in rows:
@@ -253,6 +260,9 @@ def main():
         return
     if "--wild2" in sys.argv[1:]:
         write_wild(g2ps, ("wild2_heldout",), "--wild2")
+        return
+    if "--wild3" in sys.argv[1:]:
+        write_wild(g2ps, ("wild3_heldout",), "--wild3")
         return
     rows = sentences()
     results = []

@@ -16,15 +16,20 @@ are drawn only from their own bucket, so a held-out sentence's document never re
 development corpus or the tagger's training text.
 
     --sentences  write phonemize/testdata/wild_{heldout,dev}_sentences.txt (stratified sample)
-    --train OUT  write the training bucket's sentences (never the held-out or development ones)
-                 and the older development corpora's sentences (plus upper-cased copies of some, so the
-                 tagger sees capitals) to OUT, one per line, for scripts/gen_tagger_data.py
+    --train OUT  write the training bucket's sentences (never the held-out or development ones),
+                 the second held-out round's sources (development data since it was scored), less the
+                 wild2 corpus's own sentences, and the older development corpora's sentences (plus
+                 upper-cased copies of some, so the tagger sees capitals) to OUT, one per line, for
+                 scripts/gen_tagger_data.py
 
     --heldout2   write phonemize/testdata/wild2_heldout_sentences.txt: the second held-out round,
                  from the packages of PACKAGES2 (below), which nothing else here draws on
+    --heldout3   write phonemize/testdata/wild3_heldout_sentences.txt: the third held-out round,
+                 from the packages of PACKAGES3, which neither earlier round nor the training text used
 
 The fortune packages are deliberately not used: they are kept as an outside judge.
-Needs: apt-get (package lists updated), python3 with the `rdata` package (reads R data files).
+Needs: apt-get (package lists updated), python3 with the `rdata` package (reads R data files;
+1.1.0 made the committed files).
 """
 import glob
 import hashlib
@@ -70,6 +75,26 @@ PACKAGES2 = {
     "miscfiles": ("1.5+dfsg-4", "b29fdc907760ded52adbc1b4322da22b94108cd124caf0b23da8c23cc3578a28"),
 }
 
+# The third held-out round (wild3) draws on packages that neither earlier round, no development
+# corpus and no training text used:
+#   news        A Short History of the Debian Project: releases, leaders, events (debian-history)
+#   legal       the Debian Constitution and Social Contract shipped with it
+#   technical   the Debian Reference, the Developer's Reference and the Debian Policy Manual
+#   titles      their chapter and section titles, written in capitals
+#   questions   the Debian FAQ's questions, as written
+#   dialogue    WordNet 3.0's usage examples in the first or second person, in their quotes
+#   narrative   WordNet's other usage examples that are whole capitalised sentences
+#   quotations  a WordNet gloss with its quoted examples, as the dictionary prints it
+# All of their documents are held out: nothing is tuned on them.
+PACKAGES3 = {
+    "debian-history": ("2.28", "ae364cdfd075bf6a08ca8f5105b44db7093e3b201c95d3b70a863b8849c6a082"),
+    "debian-reference-en": ("2.100", "9f31d3a17df505de09689ca255512ea58c1fc47c59bb1b0c7bf1c23362e9743f"),
+    "developers-reference": ("12.18", "0dba82f6fa16e373f2a84ad07e7971aa9264ad2e7d2ae46b37edbc9c5fd57e2e"),
+    "debian-policy": ("4.6.2.0", "ef9d01b625c3b87c3a845c2cd1b66f1a16e9240b2b9e5bee53472a00e8457a39"),
+    "debian-faq": ("11.1", "427426e0cfa6888622fc1d72631071cb4b5a1f86ccde722e7820bcef284de5d0"),
+    "wordnet-base": ("1:3.0-37", "61060d960f9ada8fa120872312eccd3ecebfbab8c4579e4f5a74e1cf67620752"),
+}
+
 
 def sha256(path):
     h = hashlib.sha256()
@@ -80,7 +105,7 @@ def sha256(path):
 
 
 def fetch(pkg, dest):
-    version, want = PACKAGES.get(pkg) or PACKAGES2[pkg]
+    version, want = PACKAGES.get(pkg) or PACKAGES2.get(pkg) or PACKAGES3[pkg]
     arch = "amd64" if pkg in ("r-cran-tm", "r-cran-tokenizers", "r-cran-wordcloud") else "all"
     deb = os.path.join(CACHE, f"{pkg}_{version.replace(':', '%3a')}_{arch}.deb")
     if not os.path.exists(deb) or sha256(deb) != want:
@@ -317,7 +342,8 @@ def charters(root):
             yield "legal", f"{name}-{i}", " ".join(par.split())
 
 
-def all_sentences2(dest):
+def all_sentences2(dest, train=False):
+    """The second round's sentences; with train, also those too long or too odd for a corpus."""
     roots = {p: fetch(p, dest) for p in PACKAGES2}
     docs = list(sotu(roots["r-cran-wordcloud"])) + list(mobydick(roots["r-cran-tokenizers"]))
     docs += list(handbook(roots["debian-handbook"])) + list(gcide(roots["dict-gcide"]))
@@ -331,12 +357,99 @@ def all_sentences2(dest):
             if register == "titles":
                 if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
                     continue
-            elif not usable(s):
+            elif not usable(s) and not (train and 3 <= len(s) <= 400 and "\t" not in s):
                 continue
             if s in seen:
                 continue
             seen.add(s)
             out.append((reg, "heldout2", s))
+    return out
+
+
+# --- the third held-out round's sources ----------------------------------------------------
+
+def _plain(h):
+    h = re.sub(r"<a class=\"headerlink\".*?</a>", "", h, flags=re.S)
+    h = re.sub(r"<[^>]*>", "", h)
+    return " ".join(html.unescape(h).split())
+
+
+def html_docs(paths, prefix, titles=True):
+    """Each HTML file of a manual: its section titles (in capitals) and its prose paragraphs;
+    paragraphs holding code blocks or tables are left out."""
+    for path in paths:
+        raw = open(path, encoding="utf-8", errors="replace").read()
+        name = prefix + os.path.basename(path)
+        for m in re.finditer(r"<h[123][^>]*>(.*?)</h[123]>", raw, re.S):
+            t = _plain(m.group(1))
+            t = re.sub(r"^(Chapter |Appendix )?[0-9A-Z]+(\.[0-9]+)*\.\s*", "", t)
+            if t and t not in ("Navigation", "Table of Contents") and titles:
+                yield "titles", name, t.upper()
+            elif t and not titles:
+                yield "questions", name, t
+        pars = []
+        for m in re.finditer(r"<p[ >](.*?)</p>", raw, re.S):
+            if re.search(r"<pre|<table", m.group(1)):
+                continue
+            pars.append(_plain("<p " + m.group(1)))
+        yield "technical", name, "\n".join(pars)
+
+
+def debian_history(root):
+    base = os.path.join(root, "usr/share/doc/debian-history/docs")
+    for reg, name, text in html_docs(sorted(glob.glob(base + "/*.en.html")), "history-"):
+        yield ("news" if reg == "technical" else reg), name, text
+    import gzip
+    for doc in ("constitution.txt.gz", "social-contract.txt.gz"):
+        text = gzip.open(os.path.join(root, "usr/share/doc/debian-history", doc)).read().decode("utf-8", "replace")
+        for i, par in enumerate(re.split(r"\n\s*\n", text)):
+            par = re.sub(r"^\s*(\d+(\.\d+)*\.?)\s+", "", par)  # clause numbers
+            yield "legal", f"{doc}-{i}", " ".join(par.split())
+
+
+def wordnet(root):
+    first_second = re.compile(r"\b(I|I'm|I've|I'll|I'd|me|my|we|us|our|you|your|you're)\b")
+    for pos in ("noun", "verb", "adj", "adv"):
+        for line in open(os.path.join(root, "usr/share/wordnet/data." + pos), encoding="utf-8", errors="replace"):
+            if line.startswith(" ") or "| " not in line:
+                continue
+            offset, gloss = line.split(" ", 1)[0], line.split("| ", 1)[1].strip()
+            name = f"wordnet-{pos}-{offset}"
+            examples = re.findall(r'"([^"]+)"', gloss)
+            if examples and len(gloss) <= 220:
+                yield "quotations", name, gloss
+            for ex in examples:
+                ex = ex.strip()
+                if first_second.search(ex):
+                    yield "dialogue", name, '"' + ex + '"'
+                elif ex[:1].isupper() and len(ex.split()) >= 5:
+                    yield "narrative", name, ex
+
+
+def all_sentences3(dest):
+    roots = {p: fetch(p, dest) for p in PACKAGES3}
+    docs = list(debian_history(roots["debian-history"]))
+    docs += html_docs(sorted(glob.glob(os.path.join(roots["debian-reference-en"], "usr/share/debian-reference/*.en.html"))), "reference-")
+    docs += html_docs(sorted(glob.glob(os.path.join(roots["developers-reference"], "usr/share/developers-reference/*.html"))), "devref-")
+    docs += html_docs(sorted(glob.glob(os.path.join(roots["debian-policy"], "usr/share/doc/debian-policy/policy.html/*.html"))), "policy-")
+    docs += html_docs(sorted(glob.glob(os.path.join(roots["debian-faq"], "usr/share/doc/debian/FAQ/*.en.html"))), "faq-", titles=False)
+    docs += list(wordnet(roots["wordnet-base"]))
+    out, seen = [], set()
+    for register, name, text in docs:
+        whole = register in ("titles", "questions", "dialogue", "narrative", "quotations")
+        for s in [text] if whole else sentences(text):
+            if register == "titles":
+                if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
+                    continue
+            elif register == "questions":
+                if not (20 <= len(s) <= 160) or not s.endswith("?") or not usable(s):
+                    continue
+            elif not usable(s):
+                continue
+            if s in seen:
+                continue
+            seen.add(s)
+            out.append((register, "heldout3", s))
     return out
 
 
@@ -439,6 +552,8 @@ def load_heteronyms():
 QUOTA = {"news": 80, "titles": 30, "dialogue": 90, "narrative": 60, "technical": 90, "quotations": 70}
 QUOTA2 = {"speeches": 70, "titles": 30, "dialogue": 90, "narrative": 60, "technical": 90, "quotations": 60,
           "legal": 20}
+QUOTA3 = {"news": 70, "titles": 30, "questions": 30, "dialogue": 70, "narrative": 50, "technical": 90,
+          "quotations": 60, "legal": 20}
 CLASS_MIN = {"heteronyms": 120, "numbers": 40, "capitals": 60, "quotes": 100, "names": 120}
 
 
@@ -496,7 +611,20 @@ def main():
         print("heldout2", len(picked), counts, file=sys.stderr)
         write_sentences("wild2_heldout_sentences.txt", picked,
                         "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout2 from packages\n"
-                        "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n")
+                        "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n"
+                        "# Scored once at 6698677 (rules frozen at d25d46a); development data since: tuned on.\n")
+        return
+    if "--heldout3" in sys.argv[1:]:
+        with tempfile.TemporaryDirectory() as dest:
+            rows = all_sentences3(dest)
+        pool = [(reg, s) for reg, _, s in rows]
+        print("pool", {r: sum(x == r for x, _ in pool) for r in QUOTA3}, file=sys.stderr)
+        picked = sample(pool, 2027, QUOTA3)
+        counts = {c: sum(c in classes(s) for _, s in picked) for c in CLASS_MIN}
+        print("heldout3", len(picked), counts, file=sys.stderr)
+        write_sentences("wild3_heldout_sentences.txt", picked,
+                        "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout3 from packages\n"
+                        "# neither earlier round nor the training text used (see the script). Each line is read in US and GB.\n")
         return
     with tempfile.TemporaryDirectory() as dest:
         rows = all_sentences(dest)
@@ -520,6 +648,20 @@ def main():
                 # Capitals read differently (a headline's words are often proper nouns to the
                 # reference's tagger): upper-cased copies teach the tagger how.
                 if reg in ("news", "titles", "quotations") or rng.random() < 0.15:
+                    f.write(s.upper() + "\n")
+            # The second held-out round's sources, development data since their one scoring:
+            # every sentence of them but the wild2 corpus's own (kept out, to measure on).
+            with tempfile.TemporaryDirectory() as dest2:
+                rows2 = all_sentences2(dest2, train=True)
+            corpus2 = set()
+            for line in open(os.path.join(TESTDATA, "wild2_heldout_sentences.txt"), encoding="utf-8"):
+                if line.strip() and not line.startswith("#"):
+                    corpus2.add(line.rstrip("\n").split("|", 1)[1])
+            for reg, _, s in rows2:
+                if s in corpus2:
+                    continue
+                f.write(s + "\n")
+                if reg in ("speeches", "titles", "quotations") or rng.random() < 0.15:
                     f.write(s.upper() + "\n")
             for name in ("corpus_sentences.txt", "heldout_sentences.txt", "fresh_sentences.txt"):
                 for line in open(os.path.join(TESTDATA, name), encoding="utf-8"):

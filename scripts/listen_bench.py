@@ -351,7 +351,15 @@ def judge(job):
     errs, n = word_errors(text, hyp)
     x = read_wav(path)
     return {"system": name, "voice": voice, "sentence": i + 1, "text": text, "heard": hyp,
-            "errors": errs, "words": n, "audio_s": len(x) / RATE, **silences(x)}
+            "errors": errs, "words": n, "audio_s": len(x) / RATE, "path": path, **silences(x)}
+
+
+def same_speech(a, b, tolerance=2 / 32768):
+    """Whether two clips hold the same speech sample for sample (within 2 LSB of 16-bit
+    rounding), whatever silence surrounds each."""
+    x, y = read_wav(a), read_wav(b)
+    (s0, e0), (s1, e1) = audible_span(x), audible_span(y)
+    return e0 - s0 == e1 - s1 and e0 > s0 and float(np.abs(x[s0:e0] - y[s1:e1]).max()) <= tolerance
 
 
 def cmd_run(args):
@@ -485,6 +493,13 @@ def report(rows, sentences, voices, names, args, read):
     for v in voices:
         w(f"| longest pause inside a sentence ({v}) | " + cells(
             lambda rs: f"{max([0.0] + [p for r in rs for p in r['pauses']]):.2f} s") + " |")
+    if any(("reference", v) in by for v in voices):
+        for v in voices:
+            if ("reference", v) not in by:
+                continue
+            ref = {r["sentence"]: r["path"] for r in by[("reference", v)]}
+            w(f"| sentences whose speech is the reference's, sample for sample ({v}) | " + cells(
+                lambda rs: f"{sum(1 for r in rs if same_speech(r['path'], ref[r['sentence']]))} of {len(rs)}") + " |")
     if read:
         for v in voices:
             split = {i + 1 for i, r in enumerate(read[lang_of(v)]) if r["chunks"] > 1} & common[v]

@@ -3,8 +3,11 @@
 
 Every system speaks the same sentences with the same int8 model file and the same voice
 vectors (assets/), and one judge scores them all: the offline recognizer from Debian
-(pocketsphinx with its US English model) for the word error rate, and the waveform for
-silence (10 ms frames under -50 dBFS RMS, as audio.SilenceFloorDB in Go).
+(pocketsphinx with its US English model) for the word error rate, hearing each clip's audible
+speech in the same frame of silence (internal/listen does the same), and the waveform for
+silence (10 ms frames under -50 dBFS RMS, as audio.SilenceFloorDB in Go). Jobs run sentence by
+sentence across voices, each clip judged as soon as it is made; transcripts are cached beside
+the clips by content hash.
 
 Systems:
   kokoro        this repository's server, POST /invocations, streamed WAV, default chunking
@@ -26,6 +29,7 @@ scripts/listen_bench.sh sets up both environments and runs everything.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import platform
@@ -137,18 +141,45 @@ def silences(x):
 
 # --- the judge -----------------------------------------------------------------------------
 
-# The recognizer estimates its noise floor and segments speech from the audio's first frames: a
-# clip whose speech starts within tens of milliseconds loses its first word (measured: every
-# system trimmed that tight lost "the"/"could"/"when" where an untrimmed one kept it). Every clip
-# is heard with the same half second of silence around it, so the judge scores words; silence is
+# The recognizer estimates its noise floor and segments speech from the audio's first frames, and
+# its 10 ms analysis frames fall where the clip's first sample puts them: the same speech framed
+# 14 ms differently was heard as "the library closes" and as "but i agree guys" (bf_emma,
+# sentence 1). So the judge hears the audible speech only, cut where a sliding 10 ms window
+# first and last rises above the silence floor (to the sample, whatever grid the clip was made
+# on; 5 ms fades), with the same half second of silence around it: two systems that make the
+# same speech get the same transcript, however much silence each left around it. Silence is
 # measured on the clip itself.
 JUDGE_PAD_S = 0.5
+JUDGE_FADE = RATE // 200
+
+
+def audible_span(x):
+    """First and one-past-last sample of the speech: where a sliding 10 ms window's mean power
+    first and last exceeds the silence floor; (0, 0) for a silent clip. As listen.AudibleSpan."""
+    win = RATE // 100
+    if len(x) < win:
+        return 0, 0
+    c = np.concatenate([[0.0], np.cumsum(np.asarray(x, dtype=np.float64) ** 2)])
+    loud = np.flatnonzero((c[win:] - c[:-win]) / win > 10 ** (FLOOR_DB / 10))
+    if len(loud) == 0:
+        return 0, 0
+    return int(loud[0]), int(loud[-1]) + win
+
+
+def judge_input(x):
+    """The clip as the judge hears it: its audible speech, faded at the cuts, in silence."""
+    start, end = audible_span(x)
+    y = np.array(x[start:end], dtype=np.float64)
+    n = min(JUDGE_FADE, len(y))
+    ramp = 0.5 - 0.5 * np.cos(np.pi * (np.arange(n) + 0.5) / n)
+    y[:n] *= ramp
+    y[len(y) - n:] *= ramp[::-1]
+    pad = np.zeros(int(JUDGE_PAD_S * RATE))
+    return np.concatenate([pad, y, pad])
 
 
 def transcribe(wav24):
-    x = read_wav(wav24)
-    pad = np.zeros(int(JUDGE_PAD_S * RATE), dtype=x.dtype)
-    x = resample(np.concatenate([pad, x, pad]), RATE, JUDGE_RATE)
+    x = resample(judge_input(read_wav(wav24)), RATE, JUDGE_RATE)
     with tempfile.NamedTemporaryFile(suffix=".wav", delete=False) as f:
         tmp = f.name
     try:
@@ -270,31 +301,65 @@ def make_system(name, url, args, npz, sentences):
         return Reference(onnx, json.load(f), sentences)
 
 
-def synthesize(name, url, args, npz, sentences, jobs):
-    """Speaks one system's jobs, one at a time, in a process of its own."""
-    sys_ = None
-    for _, voice, i, text, path in jobs:
+def speak_and_judge(name, url, args, npz, sentences, jobs):
+    """Speaks one system's jobs, one at a time, in a process of its own, and judges each clip as
+    soon as it is made, so that an interrupted run leaves every finished clip judged."""
+    sys_, rows = None, []
+    for job in jobs:
+        _, voice, i, text, path = job
         # The peers' audio is kept between runs (same model, same input, same samples);
         # kokoro's is made anew unless its label names a fixed build (kokoro@REV).
-        if os.path.exists(path) and (not url or "@" in name):
-            continue
-        sys_ = sys_ or make_system(name, url, args, npz, sentences)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        t0 = time.time()
-        pcm = sys_.speak(text, voice)
-        write_wav(path + ".part", pcm, RATE)
-        os.replace(path + ".part", path)
-        print(f"{name} {voice} {i + 1}: {len(pcm) / RATE:.2f} s audio in {time.time() - t0:.1f} s",
-              file=sys.stderr, flush=True)
+        if not (os.path.exists(path) and (not url or "@" in name or args.reuse)):
+            sys_ = sys_ or make_system(name, url, args, npz, sentences)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            t0 = time.time()
+            pcm = sys_.speak(text, voice)
+            write_wav(path + ".part", pcm, RATE)
+            os.replace(path + ".part", path)
+            print(f"{name} {voice} {i + 1}: {len(pcm) / RATE:.2f} s audio in {time.time() - t0:.1f} s",
+                  file=sys.stderr, flush=True)
+        rows.append(judge(job))
+    return rows
+
+
+# What the judge heard is kept beside each clip, keyed by the clip's bytes and the judge's
+# settings: the recognizer is deterministic, so the cached peers' audio is not heard again.
+JUDGE_ID = f"pocketsphinx_continuous {MODEL_DIR} audible span, fade {JUDGE_FADE}, pad {JUDGE_PAD_S}"
+
+
+def judged(path):
+    with open(path, "rb") as f:
+        key = hashlib.sha256(f.read()).hexdigest() + " " + JUDGE_ID
+    cache = path + ".heard"
+    try:
+        with open(cache, encoding="utf-8") as f:
+            got = json.load(f)
+        if got["key"] == key:
+            return got["heard"]
+    except (OSError, ValueError, KeyError):
+        pass
+    hyp = transcribe(path)
+    with open(cache + ".part", "w", encoding="utf-8") as f:
+        json.dump({"key": key, "heard": hyp}, f, ensure_ascii=False)
+    os.replace(cache + ".part", cache)
+    return hyp
 
 
 def judge(job):
     name, voice, i, text, path = job
-    hyp = transcribe(path)
+    hyp = judged(path)
     errs, n = word_errors(text, hyp)
     x = read_wav(path)
     return {"system": name, "voice": voice, "sentence": i + 1, "text": text, "heard": hyp,
-            "errors": errs, "words": n, "audio_s": len(x) / RATE, **silences(x)}
+            "errors": errs, "words": n, "audio_s": len(x) / RATE, "path": path, **silences(x)}
+
+
+def same_speech(a, b, tolerance=2 / 32768):
+    """Whether two clips hold the same speech sample for sample (within 2 LSB of 16-bit
+    rounding), whatever silence surrounds each."""
+    x, y = read_wav(a), read_wav(b)
+    (s0, e0), (s1, e1) = audible_span(x), audible_span(y)
+    return e0 - s0 == e1 - s1 and e0 > s0 and float(np.abs(x[s0:e0] - y[s1:e1]).max()) <= tolerance
 
 
 def cmd_run(args):
@@ -312,37 +377,49 @@ def cmd_run(args):
     voices_npz(args.voices_dir, voices, npz)
 
     peer_voices = args.peer_voices.split(",") if args.peer_voices else voices
+    only = dict(spec.split("=", 1) for spec in args.only)
+    # Sentence by sentence, every voice: a run cut short has compared all voices on its first
+    # sentences.
     jobs = {name: [] for name in systems}
-    for voice in voices:
-        for name, url in systems.items():
-            if not url and voice not in peer_voices:
-                continue
-            for i, text in enumerate(sentences):
-                jobs[name].append((name, voice, i, text, os.path.join(args.out, "wav", name, voice, f"{i + 1:02d}.wav")))
+    for i, text in enumerate(sentences):
+        for voice in voices:
+            for name, url in systems.items():
+                if not url and voice not in peer_voices:
+                    continue
+                if name in only and voice not in only[name].split(","):
+                    continue
+                path = os.path.join(args.out, "wav", name, voice, f"{i + 1:02d}.wav")
+                if args.finished_only and not os.path.exists(path):
+                    continue
+                jobs[name].append((name, voice, i, text, path))
     # One process per system: they share nothing, and each keeps its model loaded.
     with concurrent.futures.ProcessPoolExecutor(max_workers=len(systems)) as pool:
-        for f in [pool.submit(synthesize, n, u, args, npz, sentences, jobs[n]) for n, u in systems.items()]:
-            f.result()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(judge, [j for n in systems for j in jobs[n]]))
+        futures = [pool.submit(speak_and_judge, n, u, args, npz, sentences, jobs[n]) for n, u in systems.items()]
+        rows = [r for f in futures for r in f.result()]
     with open(os.path.join(args.out, "results.jsonl"), "w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
     with open(args.misaki, encoding="utf-8") as f:
-        agree = phoneme_agreement(args.kokoro_bin, json.load(f), sentences) if args.kokoro_bin else None
-    report(rows, sentences, voices, list(systems), args, agree)
+        read = readings(args.kokoro_bin, json.load(f), sentences) if args.kokoro_bin else None
+    report(rows, sentences, voices, list(systems), args, read)
 
 
-def phoneme_agreement(kokoro_bin, phonemes, sentences):
-    """How many sentences our phonemizer reads exactly as misaki does, per dialect."""
+def readings(kokoro_bin, phonemes, sentences):
+    """Our phonemizer beside misaki, per dialect: for each sentence, whether the readings are
+    identical, the words that differ (ours, misaki's), and how many chunks the server's default
+    chunking cuts it into."""
     out = {}
     for lang, flag in (("us", "en-us"), ("gb", "en-gb")):
-        same = 0
+        rows = []
         for s, ref in zip(sentences, phonemes[lang]):
-            got = subprocess.run([kokoro_bin, "phonemize", "--lang", flag, s], check=True,
-                                 capture_output=True, text=True).stdout.splitlines()[0].strip()
-            same += got == ref.strip()
-        out[lang] = same
+            lines = subprocess.run([kokoro_bin, "phonemize", "--lang", flag, s], check=True,
+                                   capture_output=True, text=True).stdout.splitlines()
+            got, ref = lines[0].strip(), ref.strip()
+            a, b = got.split(), ref.split()
+            diff = [(x, y) for x, y in zip(a, b) if x != y] if len(a) == len(b) else [(got, ref)]
+            rows.append({"same": got == ref, "diff": diff,
+                         "chunks": sum(1 for line in lines if line.startswith("chunk "))})
+        out[lang] = rows
     return out
 
 
@@ -364,12 +441,20 @@ def host():
             f"onnxruntime {onnxruntime.__version__} for the peers")
 
 
-def report(rows, sentences, voices, names, args, agree):
+def report(rows, sentences, voices, names, args, read):
+    # Each voice is compared on the sentences every system that speaks it finished (all of them
+    # unless a cut-short run is reported with --finished-only).
+    done = {}
+    for r in rows:
+        done.setdefault(r["voice"], {}).setdefault(r["system"], set()).add(r["sentence"])
+    common = {v: set.intersection(*d.values()) for v, d in done.items()}
     by = {}
     for r in rows:
-        by.setdefault((r["system"], r["voice"]), []).append(r)
+        if r["sentence"] in common[r["voice"]]:
+            by.setdefault((r["system"], r["voice"]), []).append(r)
     for v in by.values():
         v.sort(key=lambda r: r["sentence"])
+    voices = [v for v in voices if common.get(v)]
 
     def wer(rs):
         return 100 * sum(r["errors"] for r in rs) / sum(r["words"] for r in rs)
@@ -380,7 +465,8 @@ def report(rows, sentences, voices, names, args, agree):
     lines = []
     w = lines.append
     w("# Listening benchmark: kokoro beside its peers\n")
-    w(f"{len(sentences)} sentences (testdata/listen/sentences.txt), voices {', '.join(voices)}, one judge: "
+    counts = ", ".join(f"{v} on {len(common[v])}" for v in voices)
+    w(f"{len(sentences)} sentences (testdata/listen/sentences.txt; {counts}), voices {', '.join(voices)}, one judge: "
       "pocketsphinx (Debian's pocketsphinx-en-us, an American recognizer) for the word error rate; "
       "silence = 10 ms frames under -50 dBFS RMS; a pause = a silent run of 50 ms or more inside the speech.\n")
     w("Every system runs the same model file (assets/model, int8) and the same voice vectors (assets/voices).\n")
@@ -393,11 +479,36 @@ def report(rows, sentences, voices, names, args, agree):
     for v in voices:
         w(f"| leading + trailing silence ({v}) | " + cells(lambda rs: f"{sum(r['lead'] + r['trail'] for r in rs):.2f} s") + " |")
     for v in voices:
+        w(f"| lead + trail per sentence, mean / max ({v}) | " + cells(
+            lambda rs: f"{np.mean([r['lead'] + r['trail'] for r in rs]):.3f} / {max(r['lead'] + r['trail'] for r in rs):.3f} s") + " |")
+    for v in voices:
+        if ("kokoro-onnx", v) not in by:
+            continue
+        ref = {r["sentence"]: r["lead"] + r["trail"] for r in by[("kokoro-onnx", v)]}
+        w(f"| sentences whose lead + trail exceed 1.2× kokoro-onnx's ({v}) | " + cells(
+            lambda rs: f"{sum(1 for r in rs if r['lead'] + r['trail'] > 1.2 * ref[r['sentence']])} of {len(rs)}") + " |")
+    for v in voices:
         w(f"| sentences with a pause ≥ 0.6 s inside ({v}) | " + cells(
             lambda rs: f"{sum(1 for r in rs if any(p >= 0.6 for p in r['pauses']))} of {len(rs)}") + " |")
     for v in voices:
         w(f"| longest pause inside a sentence ({v}) | " + cells(
             lambda rs: f"{max([0.0] + [p for r in rs for p in r['pauses']]):.2f} s") + " |")
+    if any(("reference", v) in by for v in voices):
+        for v in voices:
+            if ("reference", v) not in by:
+                continue
+            ref = {r["sentence"]: r["path"] for r in by[("reference", v)]}
+            w(f"| sentences whose speech is the reference's, sample for sample ({v}) | " + cells(
+                lambda rs: f"{sum(1 for r in rs if same_speech(r['path'], ref[r['sentence']]))} of {len(rs)}") + " |")
+    if read:
+        for v in voices:
+            split = {i + 1 for i, r in enumerate(read[lang_of(v)]) if r["chunks"] > 1} & common[v]
+            whole = common[v] - split
+            if split and whole:
+                for label, part in ((f"split into chunks by kokoro ({len(split)})", split),
+                                    (f"spoken whole by kokoro ({len(whole)})", whole)):
+                    w(f"| WER {v}, sentences {label} | " + cells(
+                        lambda rs: f"{wer([r for r in rs if r['sentence'] in part]):.1f} %") + " |")
     w("")
     w("Paired differences in WER (percentage points, 95 % bootstrap interval over sentences):\n")
     pairs = [(names[0], b) for b in names[1:]]  # the build under test against each of the others
@@ -409,9 +520,18 @@ def report(rows, sentences, voices, names, args, agree):
             lo, hi = bootstrap_diff([r["errors"] for r in ra], [r["errors"] for r in rb], [r["words"] for r in ra])
             w(f"- {v}: {a} − {b} = {wer(ra) - wer(rb):+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
     w("")
-    if agree:
-        w(f"kokoro's phonemizer reads {agree['us']} of {len(sentences)} sentences exactly as misaki 0.9.4 does "
-          f"in American English and {agree['gb']} of {len(sentences)} in British English.\n")
+    if read:
+        same = {lang: sum(r["same"] for r in rows_) for lang, rows_ in read.items()}
+        w(f"kokoro's phonemizer reads {same['us']} of {len(sentences)} sentences exactly as misaki 0.9.4 does "
+          f"in American English and {same['gb']} of {len(sentences)} in British English (the reference "
+          "system speaks misaki's reading).")
+        for lang, rows_ in read.items():
+            for i, r in enumerate(rows_):
+                if not r["same"]:
+                    w(f"- {lang} sentence {i + 1}: " + "; ".join(f"`{a}` (misaki `{b}`)" for a, b in r["diff"]))
+        w("")
+    w("Transcripts are kept beside each clip keyed by its SHA-256 and the judge's settings "
+      "(`.heard` files): the recognizer is deterministic, so cached audio is not heard twice.\n")
     w(f"Host: {host()}; run {time.strftime('%Y-%m-%d', time.gmtime())}.\n")
     w(f"Command: `{args.command_line}`")
     text = "\n".join(lines) + "\n"
@@ -487,9 +607,15 @@ def main():
     r.add_argument("--voices-dir", required=True)
     r.add_argument("--misaki", required=True, help="phonemes written by the phonemes mode")
     r.add_argument("--out", required=True)
-    r.add_argument("--jobs", type=int, default=2, help="recognizers run at once")
     r.add_argument("--peer-voices", help="voices the peers speak (default: all of --voices)")
+    r.add_argument("--only", action="append", default=[], metavar="SYSTEM=VOICES",
+                   help="the voices one system speaks (default: all); repeatable")
     r.add_argument("--systems", help="peers to include (fastkokoro,kokoro-onnx,reference); default all")
+    r.add_argument("--reuse", action="store_true",
+                   help="judge kokoro's clips already in OUT/wav instead of making them anew (to report a run again)")
+    r.add_argument("--finished-only", action="store_true",
+                   help="with --reuse: report only the clips a cut-short run finished, each voice on the "
+                        "sentences every system finished")
     r.add_argument("--kokoro-bin", help="kokoro binary, to compare its phonemes with misaki's")
     r.add_argument("--command-line", default="scripts/listen_bench.sh")
     q = sub.add_parser("pauses")

@@ -3,25 +3,29 @@
 # optionally a baseline build of it, fastkokoro 0.7.0, kokoro-onnx 0.6.1 and misaki's reference
 # phonemes, all on the model and voices in assets/, judged by pocketsphinx.
 #
-#   scripts/listen_bench.sh [--baseline REV] [--voices a,b,c] [--sentences FILE] [--out DIR]
+#   scripts/listen_bench.sh [--baseline REV [--baseline-voices a,b]] [--voices a,b,c]
+#                           [--only SYSTEM=VOICES]... [--sentences FILE] [--out DIR]
 #
+# --only limits one system (fastkokoro, kokoro-onnx, reference) to some of the voices.
 # Sets up two git-ignored virtual environments from pinned requirements: .venv-peers
-# (scripts/requirements-peers.txt) and .venv-misaki (scripts/requirements-misaki.txt; misaki needs
-# spaCy and torch, which the peers do not). Peers' audio is kept in OUT/wav between runs (the same
+# (scripts/requirements-peers.txt) and .venv-misaki (scripts/requirements-misaki.txt less torch;
+# misaki needs spaCy, which the peers do not). Peers' audio is kept in OUT/wav between runs (the same
 # model and input give the same samples); kokoro's is made anew on every run. Takes about
 # 8 CPU-seconds per sentence, system and voice.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-baseline="" voices=af_heart,am_michael,bf_emma sentences=testdata/listen/sentences.txt out=out/listen
+only=() baseline="" baseline_voices="" voices=af_heart,am_michael,bf_emma sentences=testdata/listen/sentences.txt out=out/listen
 while [ $# -gt 0 ]; do
   case $1 in
     --baseline) baseline=$2; shift 2 ;;
+    --baseline-voices) baseline_voices=$2; shift 2 ;;
     --voices) voices=$2; shift 2 ;;
+    --only) only+=(--only "$2"); shift 2 ;;
     --sentences) sentences=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) echo "usage: $0 [--baseline REV] [--voices a,b] [--sentences FILE] [--out DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--baseline REV [--baseline-voices a,b]] [--voices a,b] [--only SYSTEM=VOICES]... [--sentences FILE] [--out DIR]" >&2; exit 2 ;;
   esac
 done
 log() { printf 'listen_bench: %s\n' "$*" >&2; }
@@ -29,21 +33,28 @@ log() { printf 'listen_bench: %s\n' "$*" >&2; }
 command -v pocketsphinx_continuous >/dev/null || { log "pocketsphinx is missing: make setup as root installs it"; exit 1; }
 make -s setup build
 
-venv() { # dir requirements
-  local want; want=$(sha256sum "$2" | cut -d' ' -f1)
-  if [ ! -f "$1/.stamp" ] || [ "$(cat "$1/.stamp")" != "$want" ]; then
-    log "creating $1 from $2"
-    rm -rf "$1"
-    python3 -m venv "$1"
-    "$1/bin/python" -m pip install --quiet --disable-pip-version-check -r "$2"
-    echo "$want" > "$1/.stamp"
+venv() { # dir requirements [pip options]
+  local dir=$1 req=$2; shift 2
+  local want; want=$(cat "$req" <(echo "$*") | sha256sum | cut -d' ' -f1)
+  if [ ! -f "$dir/.stamp" ] || [ "$(cat "$dir/.stamp")" != "$want" ]; then
+    log "creating $dir from $req"
+    rm -rf "$dir"
+    python3 -m venv "$dir"
+    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "$@" -r "$req"
+    echo "$want" > "$dir/.stamp"
   fi
 }
 venv .venv-peers scripts/requirements-peers.txt
-venv .venv-misaki scripts/requirements-misaki.txt
+# misaki's English G2P with trf=False uses spaCy's small model and never imports torch: the
+# pinned set is installed without the torch and CUDA wheels (gigabytes) and without resolving.
+light=$(mktemp)
+grep -vE '^(torch|triton|nvidia-|cuda-|curated-|spacy-curated-)' scripts/requirements-misaki.txt > "$light"
+venv .venv-misaki "$light" --no-deps
+rm -f "$light"
 
 mkdir -p "$out"
-rm -rf "$out/wav/kokoro"
+# kokoro's clips are made anew; what the judge heard stays cached by each clip's hash.
+[ ! -d "$out/wav/kokoro" ] || find "$out/wav/kokoro" -name '*.wav' -delete
 log "misaki's phonemes"
 .venv-misaki/bin/python scripts/listen_bench.py phonemes --sentences "$sentences" --out "$out/misaki.json" 2>/dev/null
 
@@ -68,9 +79,10 @@ if [ -n "$baseline" ]; then
   (cd "$tree" && go build -o "$root/$out/kokoro-$rev" ./cmd/kokoro)
   serve "$out/kokoro-$rev" 18932
   servers+=(--kokoro "kokoro@$rev=http://127.0.0.1:18932")
+  [ -z "$baseline_voices" ] || servers+=(--only "kokoro@$rev=$baseline_voices")
 fi
 
 .venv-peers/bin/python scripts/listen_bench.py run --sentences "$sentences" --voices "$voices" \
-  "${servers[@]}" --model assets/model/model.onnx --voices-dir assets/voices \
+  "${servers[@]}" "${only[@]}" --model assets/model/model.onnx --voices-dir assets/voices \
   --misaki "$out/misaki.json" --kokoro-bin bin/kokoro --out "$out" \
-  --command-line "scripts/listen_bench.sh${baseline:+ --baseline $baseline} --voices $voices"
+  --command-line "scripts/listen_bench.sh${baseline:+ --baseline $baseline}${baseline_voices:+ --baseline-voices $baseline_voices} --voices $voices${only[*]:+ ${only[*]}}"

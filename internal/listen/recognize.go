@@ -54,7 +54,8 @@ func Pocketsphinx() (*Recognizer, error) {
 }
 
 // Transcribe returns what the recognizer heard in mono pcm at rate Hz, lower-case words
-// separated by single spaces. The recognizer segments at its own silence detector and prints
+// separated by single spaces. It hears only the audible speech (AudibleSpan), framed in half a
+// second of silence. The recognizer segments at its own silence detector and prints
 // one line per segment; the lines are joined.
 func (r *Recognizer) Transcribe(ctx context.Context, pcm []float32, rate int) (string, error) {
 	f, err := os.CreateTemp("", "kokoro-listen-*.wav")
@@ -62,12 +63,9 @@ func (r *Recognizer) Transcribe(ctx context.Context, pcm []float32, rate int) (s
 		return "", fmt.Errorf("transcribe: %w", err)
 	}
 	defer os.Remove(f.Name())
-	// The recognizer estimates its noise floor and finds speech from the first frames: speech
-	// that starts within tens of milliseconds loses its first word. Every clip is heard with the
-	// same silence around it, so that the score is about the words.
-	pad := make([]float32, rate/2)
-	padded := append(append(append(make([]float32, 0, len(pcm)+2*len(pad)), pad...), pcm...), pad...)
-	wav := audio.EncodeWAV(audio.Format{SampleRate: RecognizerRate, Channels: 1}, Resample(padded, rate, RecognizerRate))
+	// The clip is heard as its audible speech in a fixed frame of silence (heard), so that the
+	// score is about the words, not about where the clip was cut.
+	wav := audio.EncodeWAV(audio.Format{SampleRate: RecognizerRate, Channels: 1}, Resample(heard(pcm, rate), rate, RecognizerRate))
 	if _, err := f.Write(wav); err != nil {
 		f.Close()
 		return "", fmt.Errorf("transcribe: %w", err)

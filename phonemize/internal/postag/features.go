@@ -36,20 +36,24 @@ func shape(w string) string {
 	return b.String()
 }
 
+// suffix is the last n runes of w (all of w when shorter), without copying.
 func suffix(w string, n int) string {
-	if utf8.RuneCountInString(w) <= n {
-		return w
+	i := len(w)
+	for ; n > 0 && i > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(w[:i])
+		i -= size
 	}
-	rs := []rune(w)
-	return string(rs[len(rs)-n:])
+	return w[i:]
 }
 
+// prefix is the first n runes of w (all of w when shorter), without copying.
 func prefix(w string, n int) string {
-	rs := []rune(w)
-	if len(rs) <= n {
-		return w
+	i := 0
+	for ; n > 0 && i < len(w); n-- {
+		_, size := utf8.DecodeRuneInString(w[i:])
+		i += size
 	}
-	return string(rs[:n])
+	return w[:i]
 }
 
 // context is what the features of one position look at: lower-cased forms around it (with
@@ -57,7 +61,8 @@ func prefix(w string, n int) string {
 type context struct {
 	lower   []string
 	words   []string
-	allCaps bool // every word with letters is in capitals
+	shapes  []string // shape of each word
+	allCaps bool     // every word with letters is in capitals
 }
 
 const (
@@ -66,10 +71,11 @@ const (
 )
 
 func newContext(words []string) context {
-	c := context{words: words, lower: make([]string, len(words)+4)}
+	c := context{words: words, lower: make([]string, len(words)+4), shapes: make([]string, len(words))}
 	c.lower[0], c.lower[1] = startPad+"2", startPad
 	for i, w := range words {
 		c.lower[i+2] = strings.ToLower(w)
+		c.shapes[i] = shape(w)
 	}
 	c.lower[len(words)+2], c.lower[len(words)+3] = endPad, endPad+"2"
 	letters := 0
@@ -87,59 +93,91 @@ func newContext(words []string) context {
 	return c
 }
 
+// keys holds the features of one position back to back in one buffer, so that the tagger
+// looks each up without building a string.
+type keys struct {
+	b    []byte
+	ends []int
+}
+
+// add appends one feature, the concatenation of parts.
+func (k *keys) add(parts ...string) {
+	for _, p := range parts {
+		k.b = append(k.b, p...)
+	}
+	k.ends = append(k.ends, len(k.b))
+}
+
+// each calls f with every feature in order; the slice is only valid during the call.
+func (k *keys) each(f func([]byte)) {
+	start := 0
+	for _, e := range k.ends {
+		f(k.b[start:e])
+		start = e
+	}
+}
+
 // features appends the feature strings of position i to buf, given the two previous tags.
 func (c context) features(buf []string, i int, prev, prev2 string) []string {
-	w := c.words[i]
+	var k keys
+	c.keys(&k, i, prev, prev2)
+	k.each(func(f []byte) { buf = append(buf, string(f)) })
+	return buf
+}
+
+// keys replaces what k holds with the features of position i, given the two previous tags.
+func (c context) keys(k *keys, i int, prev, prev2 string) {
+	k.b, k.ends = k.b[:0], k.ends[:0]
 	lw := c.lower[i+2]
+	w := c.words[i]
 	p1, p2 := c.lower[i+1], c.lower[i]
 	n1, n2 := c.lower[i+3], c.lower[i+4]
-	sh := shape(w)
-	buf = append(buf,
-		"b",
-		"w="+lw,
-		"s3="+suffix(lw, 3),
-		"s2="+suffix(lw, 2),
-		"s1="+suffix(lw, 1),
-		"p1="+prefix(lw, 1),
-		"sh="+sh,
-		"t1="+prev,
-		"t2="+prev2,
-		"t12="+prev+"|"+prev2,
-		"t1w="+prev+"|"+lw,
-		"w-1="+p1,
-		"s3-1="+suffix(p1, 3),
-		"w-2="+p2,
-		"w+1="+n1,
-		"s3+1="+suffix(n1, 3),
-		"w+2="+n2,
-		"w-1w="+p1+"|"+lw,
-		"ww+1="+lw+"|"+n1,
-		"shw="+sh+"|"+lw,
-		// spaCy's own affix features keep case, which is how it tells a headline's
-		// capitals from the same word in lower case.
-		"S3="+suffix(w, 3),
-		"P1="+prefix(w, 1),
-		"w-1w+1="+p1+"|"+n1,
-		"t1w+1="+prev+"|"+n1,
-	)
+	sh := c.shapes[i]
+	k.add("b")
+	k.add("w=", lw)
+	k.add("s3=", suffix(lw, 3))
+	k.add("s2=", suffix(lw, 2))
+	k.add("s1=", suffix(lw, 1))
+	k.add("p1=", prefix(lw, 1))
+	k.add("sh=", sh)
+	k.add("t1=", prev)
+	k.add("t2=", prev2)
+	k.add("t12=", prev, "|", prev2)
+	k.add("t1w=", prev, "|", lw)
+	k.add("w-1=", p1)
+	k.add("s3-1=", suffix(p1, 3))
+	k.add("w-2=", p2)
+	k.add("w+1=", n1)
+	k.add("s3+1=", suffix(n1, 3))
+	k.add("w+2=", n2)
+	k.add("w-1w=", p1, "|", lw)
+	k.add("ww+1=", lw, "|", n1)
+	k.add("shw=", sh, "|", lw)
+	// spaCy's own affix features keep case, which is how it tells a headline's capitals from
+	// the same word in lower case.
+	k.add("S3=", suffix(w, 3))
+	k.add("P1=", prefix(w, 1))
+	k.add("w-1w+1=", p1, "|", n1)
+	k.add("t1w+1=", prev, "|", n1)
 	if i == 0 {
-		buf = append(buf, "first|"+sh)
+		k.add("first|", sh)
 	} else {
-		buf = append(buf, "sh-1="+shape(c.words[i-1]), "t1sh="+prev+"|"+sh)
+		k.add("sh-1=", c.shapes[i-1])
+		k.add("t1sh=", prev, "|", sh)
 	}
 	if i+1 < len(c.words) {
-		buf = append(buf, "sh+1="+shape(c.words[i+1]))
+		k.add("sh+1=", c.shapes[i+1])
 	}
 	if i >= 2 {
-		buf = append(buf, "sh-2="+shape(c.words[i-2]))
+		k.add("sh-2=", c.shapes[i-2])
 	}
 	if i+2 < len(c.words) {
-		buf = append(buf, "sh+2="+shape(c.words[i+2]))
+		k.add("sh+2=", c.shapes[i+2])
 	}
 	if c.allCaps && sh != "" && sh[0] == 'X' {
 		// A line in capitals (a headline) reads differently from a capitalised word in
 		// running text.
-		buf = append(buf, "caps|"+suffix(lw, 3), "caps|t1="+prev)
+		k.add("caps|", suffix(lw, 3))
+		k.add("caps|t1=", prev)
 	}
-	return buf
 }

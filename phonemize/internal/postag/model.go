@@ -35,14 +35,14 @@ func (m *Model) Tag(words []string) []string {
 	c := newContext(words)
 	prev, prev2 := startPad, startPad+"2"
 	scores := make([]float32, len(m.tags))
-	var buf []string
+	var k keys
 	for i, w := range words {
 		var tag string
 		if t, ok := m.tagDict[w]; ok {
 			tag = m.tags[t]
 		} else {
-			buf = c.features(buf[:0], i, prev, prev2)
-			tag = m.tags[m.best(buf, scores)]
+			c.keys(&k, i, prev, prev2)
+			tag = m.tags[m.best(&k, scores)]
 		}
 		out[i] = tag
 		prev2, prev = prev, tag
@@ -50,12 +50,15 @@ func (m *Model) Tag(words []string) []string {
 	return out
 }
 
-func (m *Model) best(feats []string, scores []float32) int {
+func (m *Model) best(k *keys, scores []float32) int {
 	clear(scores)
-	for _, f := range feats {
-		for _, w := range m.feats[f] {
+	start := 0
+	for _, e := range k.ends {
+		// A map index with string(bytes) looks the key up without building a string.
+		for _, w := range m.feats[string(k.b[start:e])] {
 			scores[w.tag] += w.w
 		}
+		start = e
 	}
 	best := 0
 	for t, s := range scores {

@@ -40,10 +40,12 @@ func TestBenchSelfThenPlan(t *testing.T) {
 		if err != nil {
 			t.Fatalf("bench: %v\n%s", err, log)
 		}
-		if !strings.Contains(log, "nothing_completed") {
+		// A short window holds a few requests: a rung may complete none, or too few for its
+		// drift check to call it settled (one slow first request is enough).
+		if !strings.Contains(log, "nothing_completed") && !strings.Contains(log, "not_settled") {
 			break
 		}
-		t.Logf("hold %s: a rung completed nothing on this machine; again with a longer hold", hold.hold)
+		t.Logf("hold %s: a rung completed nothing or did not settle on this machine; again with a longer hold", hold.hold)
 	}
 	arts, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-http-local-*.json"))
 	pngs, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-http-local-*.png"))

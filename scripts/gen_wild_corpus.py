@@ -598,33 +598,31 @@ def write_sentences(name, rows, header):
             f.write(f"{reg}|{s}\n")
 
 
+def draw_heldout(name, gather, quota, seed, out, header):
+    """Draws a held-out corpus of quota's registers from gather's sentences and writes it."""
+    with tempfile.TemporaryDirectory() as dest:
+        rows = gather(dest)
+    pool = [(reg, s) for reg, _, s in rows]
+    print("pool", {r: sum(x == r for x, _ in pool) for r in quota}, file=sys.stderr)
+    picked = sample(pool, seed, quota)
+    counts = {c: sum(c in classes(s) for _, s in picked) for c in CLASS_MIN}
+    print(name, len(picked), counts, file=sys.stderr)
+    write_sentences(out, picked, header)
+
+
 def main():
     global HETERONYMS
     HETERONYMS = load_heteronyms()
     if "--heldout2" in sys.argv[1:]:
-        with tempfile.TemporaryDirectory() as dest:
-            rows = all_sentences2(dest)
-        pool = [(reg, s) for reg, _, s in rows]
-        print("pool", {r: sum(x == r for x, _ in pool) for r in QUOTA2}, file=sys.stderr)
-        picked = sample(pool, 2026, QUOTA2)
-        counts = {c: sum(c in classes(s) for _, s in picked) for c in CLASS_MIN}
-        print("heldout2", len(picked), counts, file=sys.stderr)
-        write_sentences("wild2_heldout_sentences.txt", picked,
-                        "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout2 from packages\n"
-                        "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n"
-                        "# Scored once at 6698677 (rules frozen at d25d46a); development data since: tuned on.\n")
+        draw_heldout("heldout2", all_sentences2, QUOTA2, 2026, "wild2_heldout_sentences.txt",
+                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout2 from packages\n"
+                     "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n"
+                     "# Scored once at 6698677 (rules frozen at d25d46a); development data since: tuned on.\n")
         return
     if "--heldout3" in sys.argv[1:]:
-        with tempfile.TemporaryDirectory() as dest:
-            rows = all_sentences3(dest)
-        pool = [(reg, s) for reg, _, s in rows]
-        print("pool", {r: sum(x == r for x, _ in pool) for r in QUOTA3}, file=sys.stderr)
-        picked = sample(pool, 2027, QUOTA3)
-        counts = {c: sum(c in classes(s) for _, s in picked) for c in CLASS_MIN}
-        print("heldout3", len(picked), counts, file=sys.stderr)
-        write_sentences("wild3_heldout_sentences.txt", picked,
-                        "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout3 from packages\n"
-                        "# neither earlier round nor the training text used (see the script). Each line is read in US and GB.\n")
+        draw_heldout("heldout3", all_sentences3, QUOTA3, 2027, "wild3_heldout_sentences.txt",
+                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout3 from packages\n"
+                     "# neither earlier round nor the training text used (see the script). Each line is read in US and GB.\n")
         return
     with tempfile.TemporaryDirectory() as dest:
         rows = all_sentences(dest)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/kokoro-sm/kokoro/api"
@@ -18,8 +17,7 @@ import (
 
 // HTTP drives POST /invocations with streaming WAV responses.
 type HTTP struct {
-	endpoint string
-	client   *http.Client
+	poster
 	// Timestamp, when set, returns the request_timestamp to send (unix seconds) so that the
 	// server's staleness check (408) is exercised; nil sends none.
 	Timestamp func() float64
@@ -28,20 +26,11 @@ type HTTP struct {
 // NewHTTP returns a transport for the server at baseURL (scheme and host, optionally a path
 // prefix). maxConns sizes the connection pool: one keep-alive connection per worker.
 func NewHTTP(baseURL string, maxConns int) (*HTTP, error) {
-	u, err := url.Parse(baseURL)
+	p, err := newPoster(baseURL, api.RouteInvocations, maxConns)
 	if err != nil {
-		return nil, fmt.Errorf("parse base url %q: %w", baseURL, err)
+		return nil, err
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("base url %q: scheme must be http or https", baseURL)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + api.RouteInvocations
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConns = max(100, maxConns)
-	tr.MaxIdleConnsPerHost = max(2, maxConns)
-	// Audio is incompressible and gzip would buffer the stream.
-	tr.DisableCompression = true
-	return &HTTP{endpoint: u.String(), client: &http.Client{Transport: tr}}, nil
+	return &HTTP{poster: p}, nil
 }
 
 func openHTTP(o Options) (Transport, error) {
@@ -62,7 +51,7 @@ func (t *HTTP) Dial(context.Context) (bench.Conn, error) { return httpConn{t}, n
 
 // Close closes the pooled connections; call it when the ladder is done.
 func (t *HTTP) Close() error {
-	t.client.CloseIdleConnections()
+	t.close()
 	return nil
 }
 
@@ -80,24 +69,11 @@ func (c httpConn) Synthesize(ctx context.Context, req bench.Request, onAudio fun
 		ts := c.t.Timestamp()
 		body.RequestTimestamp = &ts
 	}
-	b, err := json.Marshal(body)
+	resp, err := c.t.post(ctx, body, "Accept", "audio/wav")
 	if err != nil {
-		return fmt.Errorf("encode request: %w", err)
-	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.t.endpoint, bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("build request: %w", err)
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "audio/wav")
-	resp, err := c.t.client.Do(hr)
-	if err != nil {
-		return fmt.Errorf("post %s: %w", api.RouteInvocations, err)
+		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return readServerError(resp)
-	}
 	return readWAVStream(resp.Body, onAudio)
 }
 

@@ -1,15 +1,10 @@
 package transport
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/kokoro-sm/kokoro/bench"
 )
@@ -20,26 +15,15 @@ const TransportOpenAI = "openai"
 // OpenAI drives POST /v1/audio/speech, the OpenAI-compatible route that kokoro and other
 // Kokoro servers (fastkokoro, Kokoro-FastAPI) share, asking for streamed raw PCM16, so that
 // the same ladder measures any of them.
-type OpenAI struct {
-	endpoint string
-	client   *http.Client
-}
+type OpenAI struct{ poster }
 
 // NewOpenAI returns a transport for the server at baseURL; maxConns sizes the pool.
 func NewOpenAI(baseURL string, maxConns int) (*OpenAI, error) {
-	u, err := url.Parse(baseURL)
+	p, err := newPoster(baseURL, "/v1/audio/speech", maxConns)
 	if err != nil {
-		return nil, fmt.Errorf("parse base url %q: %w", baseURL, err)
+		return nil, err
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("base url %q: scheme must be http or https", baseURL)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + "/v1/audio/speech"
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConns = max(100, maxConns)
-	tr.MaxIdleConnsPerHost = max(2, maxConns)
-	tr.DisableCompression = true
-	return &OpenAI{endpoint: u.String(), client: &http.Client{Transport: tr}}, nil
+	return &OpenAI{poster: p}, nil
 }
 
 func openOpenAI(o Options) (Transport, error) { return NewOpenAI(o.BaseURL, o.MaxConns) }
@@ -52,7 +36,7 @@ func (t *OpenAI) Dial(context.Context) (bench.Conn, error) { return openAIConn{t
 
 // Close closes the pooled connections.
 func (t *OpenAI) Close() error {
-	t.client.CloseIdleConnections()
+	t.close()
 	return nil
 }
 
@@ -77,23 +61,11 @@ func (c openAIConn) Synthesize(ctx context.Context, req bench.Request, onAudio f
 	if req.Speed != 0 {
 		body.Speed = &req.Speed
 	}
-	b, err := json.Marshal(body)
+	resp, err := c.t.post(ctx, body)
 	if err != nil {
-		return fmt.Errorf("encode request: %w", err)
-	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.t.endpoint, bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("build request: %w", err)
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	resp, err := c.t.client.Do(hr)
-	if err != nil {
-		return fmt.Errorf("post /v1/audio/speech: %w", err)
+		return err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return readServerError(resp)
-	}
 	buf := make([]byte, 32*1024)
 	for {
 		n, err := resp.Body.Read(buf)

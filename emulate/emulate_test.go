@@ -17,6 +17,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 )
 
@@ -51,20 +52,7 @@ func serve(t *testing.T, cfg emulate.Config, containers ...string) string {
 	if len(cfg.Variants) == 0 {
 		cfg.Variants = []emulate.Variant{{Name: "AllTraffic", Instances: containers}}
 	}
-	em, err := emulate.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, stop, err := em.StartLocal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := stop(); err != nil {
-			t.Errorf("emulator: %v", err)
-		}
-	})
-	return url
+	return emulatetest.Start(t, cfg)
 }
 
 type clients struct {

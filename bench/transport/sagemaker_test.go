@@ -18,6 +18,7 @@ import (
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 )
 
@@ -32,20 +33,7 @@ func emulator(t testing.TB, cfg emulate.Config, urls ...string) string {
 	t.Helper()
 	cfg.EndpointName, cfg.Region = emuEndpoint, emuRegion
 	cfg.Variants = []emulate.Variant{{Name: "AllTraffic", Instances: urls}}
-	em, err := emulate.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, stop, err := em.StartLocal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := stop(); err != nil {
-			t.Errorf("emulator: %v", err)
-		}
-	})
-	return url
+	return emulatetest.Start(t, cfg)
 }
 
 // sageMakerOptions wires the runtime clients of package sagemaker to the emulator at url,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 )
 
@@ -33,7 +34,7 @@ func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emu := startEmulator(t, emulate.Config{
+	emu := emulatetest.Start(t, emulate.Config{
 		EndpointName: name, Region: cloudRegion,
 		Variants: []emulate.Variant{{Name: sagemaker.DefaultVariant, Instances: []string{container}}},
 		Metrics:  sagemaker.NewMetricPublisher(cfg, url),

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 	"github.com/kokoro-sm/kokoro/server"
 )
@@ -167,7 +168,7 @@ func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 	var delay atomic.Int64
 	delay.Store(int64(300 * time.Millisecond))
 	standin := standIn(t, &delay, nil)
-	emu := startEmulator(t, emulate.Config{EndpointName: "tts-tt", Region: cloudRegion,
+	emu := emulatetest.Start(t, emulate.Config{EndpointName: "tts-tt", Region: cloudRegion,
 		Variants: []emulate.Variant{{Name: sagemaker.DefaultVariant, Instances: []string{standin}}}})
 	qmax := ttotalQmax(t, c, "tts-tt", artifact.TransportSageMakerStream)
 	out := t.TempDir()

@@ -14,6 +14,7 @@ import (
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -52,7 +53,7 @@ func TestSageMakerTransportsFindTheSameQmax(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	emuURL := startEmulator(t, emulate.Config{EndpointName: "kokoro-local", Region: "us-east-1",
+	emuURL := emulatetest.Start(t, emulate.Config{EndpointName: "kokoro-local", Region: "us-east-1",
 		Variants: []emulate.Variant{{Name: "AllTraffic", Instances: []string{url}}}})
 
 	// Short utterances keep a rung's requests many on a slow or shared machine.
@@ -176,24 +177,6 @@ func checkSageMakerTarget(t *testing.T, q *artifact.Qmax) {
 	if q.Slug != "local-emulator-01234567" || q.Fingerprint != tg.Fingerprint() {
 		t.Errorf("slug %q fingerprint %q", q.Slug, q.Fingerprint)
 	}
-}
-
-func startEmulator(t *testing.T, cfg emulate.Config) string {
-	t.Helper()
-	em, err := emulate.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, stop, err := em.StartLocal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := stop(); err != nil {
-			t.Errorf("emulator: %v", err)
-		}
-	})
-	return url
 }
 
 func TestEmulateNeedsInstances(t *testing.T) {

@@ -1,7 +1,6 @@
 package emulate_test
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio"
 )
 
 // container stands in for a model container on the SageMaker contract with behaviour a test
@@ -40,19 +40,7 @@ type container struct {
 const chunkBytes = 2400 // 50 ms of PCM16 at 24 kHz
 
 func wavHeader() []byte {
-	h := make([]byte, api.StreamingWAVHeader)
-	copy(h[0:], "RIFF")
-	binary.LittleEndian.PutUint32(h[4:], 0xFFFFFFFF)
-	copy(h[8:], "WAVEfmt ")
-	binary.LittleEndian.PutUint32(h[16:], 16)
-	binary.LittleEndian.PutUint16(h[20:], 1)
-	binary.LittleEndian.PutUint16(h[22:], 1)
-	binary.LittleEndian.PutUint32(h[24:], api.SampleRate)
-	binary.LittleEndian.PutUint32(h[28:], 2*api.SampleRate)
-	binary.LittleEndian.PutUint16(h[32:], 2)
-	binary.LittleEndian.PutUint16(h[34:], 16)
-	copy(h[36:], "data")
-	binary.LittleEndian.PutUint32(h[40:], 0xFFFFFFFF)
+	h := audio.StreamingWAVHeader(audio.Mono24k)
 	return h
 }
 

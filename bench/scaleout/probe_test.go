@@ -2,13 +2,13 @@ package scaleout
 
 import (
 	"context"
-	"encoding/binary"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 )
 
@@ -22,19 +22,7 @@ func standIn(t *testing.T, delay *atomic.Int64) string {
 		case <-r.Context().Done():
 			return
 		}
-		hdr := make([]byte, 44)
-		copy(hdr[0:], "RIFF")
-		binary.LittleEndian.PutUint32(hdr[4:], 0xFFFFFFFF)
-		copy(hdr[8:], "WAVEfmt ")
-		binary.LittleEndian.PutUint32(hdr[16:], 16)
-		binary.LittleEndian.PutUint16(hdr[20:], 1)
-		binary.LittleEndian.PutUint16(hdr[22:], 1)
-		binary.LittleEndian.PutUint32(hdr[24:], 24000)
-		binary.LittleEndian.PutUint32(hdr[28:], 48000)
-		binary.LittleEndian.PutUint16(hdr[32:], 2)
-		binary.LittleEndian.PutUint16(hdr[34:], 16)
-		copy(hdr[36:], "data")
-		binary.LittleEndian.PutUint32(hdr[40:], 0xFFFFFFFF)
+		hdr := audio.StreamingWAVHeader(audio.Mono24k)
 		w.Header().Set("Content-Type", "audio/wav")
 		_, _ = w.Write(hdr)
 		_, _ = w.Write(make([]byte, 4800))

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/bench"
 )
 
@@ -53,19 +53,7 @@ func pcm(d time.Duration) []byte {
 }
 
 func wavHeader() []byte {
-	h := make([]byte, api.StreamingWAVHeader)
-	copy(h[0:], "RIFF")
-	binary.LittleEndian.PutUint32(h[4:], 0xFFFFFFFF)
-	copy(h[8:], "WAVEfmt ")
-	binary.LittleEndian.PutUint32(h[16:], 16)
-	binary.LittleEndian.PutUint16(h[20:], 1)
-	binary.LittleEndian.PutUint16(h[22:], 1)
-	binary.LittleEndian.PutUint32(h[24:], api.SampleRate)
-	binary.LittleEndian.PutUint32(h[28:], bytesPerSecond)
-	binary.LittleEndian.PutUint16(h[32:], 2)
-	binary.LittleEndian.PutUint16(h[34:], 16)
-	copy(h[36:], "data")
-	binary.LittleEndian.PutUint32(h[40:], 0xFFFFFFFF)
+	h := audio.StreamingWAVHeader(audio.Mono24k)
 	return h
 }
 

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 )
@@ -73,19 +73,7 @@ func deployArgs(url, name string, n string, extra ...string) []string {
 // whose first audio comes after *delay; inflight counts requests being served.
 func standIn(t *testing.T, delay, inflight *atomic.Int64) string {
 	t.Helper()
-	hdr := make([]byte, 44)
-	copy(hdr[0:], "RIFF")
-	binary.LittleEndian.PutUint32(hdr[4:], 0xFFFFFFFF)
-	copy(hdr[8:], "WAVEfmt ")
-	binary.LittleEndian.PutUint32(hdr[16:], 16)
-	binary.LittleEndian.PutUint16(hdr[20:], 1)
-	binary.LittleEndian.PutUint16(hdr[22:], 1)
-	binary.LittleEndian.PutUint32(hdr[24:], 24000)
-	binary.LittleEndian.PutUint32(hdr[28:], 48000)
-	binary.LittleEndian.PutUint16(hdr[32:], 2)
-	binary.LittleEndian.PutUint16(hdr[34:], 16)
-	copy(hdr[36:], "data")
-	binary.LittleEndian.PutUint32(hdr[40:], 0xFFFFFFFF)
+	hdr := audio.StreamingWAVHeader(audio.Mono24k)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if inflight != nil {
 			inflight.Add(1)

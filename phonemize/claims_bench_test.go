@@ -111,21 +111,8 @@ func BenchmarkLexiconReaders(b *testing.B) {
 //	go test -run '^$' -bench EspeakHelper -benchtime 1x -v ./phonemize/
 func BenchmarkEspeakHelper(b *testing.B) {
 	bin := testenv.LookPath(b, "espeak-ng")
-	data, err := os.ReadFile(filepath.Join("testdata", "misaki_espeak_words.tsv"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var words []string
-	for line := range strings.SplitSeq(string(data), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) >= 2 && f[0] == "us" && strings.TrimSpace(f[1]) != "" && !strings.HasPrefix(line, "#") {
-			words = append(words, f[1])
-		}
-	}
 	const perRound = 20
-	if len(words) < perRound*7 {
-		b.Fatalf("%d words", len(words))
-	}
+	words := espeakWordsUS(b, perRound*7)
 	e := &espeak{bin: bin, voice: "en-us", proc: &espeakProc{bin: bin, voice: "en-us"}}
 	defer e.proc.Close()
 	if _, err := e.proc.read("hello"); err != nil { // the helper's start is not what is measured
@@ -173,4 +160,24 @@ func BenchmarkEspeakHelper(b *testing.B) {
 			return d
 		})
 	}
+}
+
+// espeakWordsUS is the American words of testdata/misaki_espeak_words.tsv (the corpora's
+// unknown words), at least atLeast of them.
+func espeakWordsUS(b *testing.B, atLeast int) []string {
+	data, err := os.ReadFile(filepath.Join("testdata", "misaki_espeak_words.tsv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var words []string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) >= 2 && f[0] == "us" && strings.TrimSpace(f[1]) != "" && !strings.HasPrefix(line, "#") {
+			words = append(words, f[1])
+		}
+	}
+	if len(words) < atLeast {
+		b.Fatalf("%d words", len(words))
+	}
+	return words
 }

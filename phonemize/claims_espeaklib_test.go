@@ -3,9 +3,6 @@
 package phonemize
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,21 +19,8 @@ func BenchmarkEspeakLibrary(b *testing.B) {
 	if err := openEspeakLib(); err != nil {
 		b.Fatalf("espeak-ng's library: %v", err)
 	}
-	data, err := os.ReadFile(filepath.Join("testdata", "misaki_espeak_words.tsv"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var words []string
-	for line := range strings.SplitSeq(string(data), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) >= 2 && f[0] == "us" && strings.TrimSpace(f[1]) != "" && !strings.HasPrefix(line, "#") {
-			words = append(words, f[1])
-		}
-	}
 	const perRound = 20
-	if len(words) < perRound*7 {
-		b.Fatalf("%d words", len(words))
-	}
+	words := espeakWordsUS(b, perRound*7)
 	proc := &espeakProc{bin: bin, voice: "en-us"}
 	defer proc.Close()
 	if _, err := proc.read("hello"); err != nil { // the helper's start is not what is measured

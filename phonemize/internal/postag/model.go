@@ -20,8 +20,9 @@ type weight struct {
 // Model is a trained tagger. It is read-only after Load and safe for concurrent use.
 type Model struct {
 	tags    []string
-	feats   map[string][]weight
-	tagDict map[string]uint8 // frequent words that always had one tag in training
+	feats   map[string][]weight // a trained model's features, for Save; nil once loaded
+	index   *featIndex          // the same features, as tagging looks them up
+	tagDict map[string]uint8    // frequent words that always had one tag in training
 }
 
 // ErrBadModel reports a model file that cannot be read.
@@ -53,12 +54,22 @@ func (m *Model) Tag(words []string) []string {
 func (m *Model) best(k *keys, scores []float32) int {
 	clear(scores)
 	start := 0
+	ix := m.index
 	for _, e := range k.ends {
-		// A map index with string(bytes) looks the key up without building a string.
-		for _, w := range m.feats[string(k.b[start:e])] {
-			scores[w.tag] += w.w
-		}
+		s, ok := ix.lookup(k.b[start:e])
 		start = e
+		if !ok {
+			continue
+		}
+		// The same float32 products and sums, in the same order, as the weights had when
+		// they were stored as float32(q)*scale, so tags do not depend on the layout.
+		scores[s.tag] += float32(s.q) * ix.scale
+		if n := s.v & 0xff; n > 1 {
+			off := s.v >> 8
+			for _, w := range ix.w[off : off+n-1] {
+				scores[w.tag] += float32(w.q) * ix.scale
+			}
+		}
 	}
 	best := 0
 	for t, s := range scores {
@@ -70,9 +81,13 @@ func (m *Model) best(k *keys, scores []float32) int {
 	return best
 }
 
-// Save writes the model, gzip-compressed: the tag list, the tag dictionary, then each feature
-// with its weights quantized to 16 bits against one scale.
+// Save writes a trained model, gzip-compressed: the tag list, the tag dictionary, then each
+// feature with its weights quantized to 16 bits against one scale. A loaded model keeps only
+// its features' hashes and cannot be saved again.
 func (m *Model) Save(w io.Writer) error {
+	if m.feats == nil {
+		return errors.New("postag: only a trained model can be saved")
+	}
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
@@ -92,16 +107,7 @@ func (m *Model) Save(w io.Writer) error {
 		str(k)
 		bw.WriteByte(m.tagDict[k])
 	}
-	var maxAbs float64
-	for _, ws := range m.feats {
-		for _, x := range ws {
-			maxAbs = math.Max(maxAbs, math.Abs(float64(x.w)))
-		}
-	}
-	scale := float32(maxAbs / 32767)
-	if scale == 0 {
-		scale = 1
-	}
+	scale := quantScale(m.feats)
 	binary.Write(bw, binary.LittleEndian, scale)
 	fkeys := sortedKeys(m.feats)
 	uv(uint64(len(fkeys)))
@@ -111,8 +117,7 @@ func (m *Model) Save(w io.Writer) error {
 		uv(uint64(len(ws)))
 		for _, x := range ws {
 			bw.WriteByte(x.tag)
-			q := int16(math.Round(float64(x.w / scale)))
-			binary.Write(bw, binary.LittleEndian, q)
+			binary.Write(bw, binary.LittleEndian, quantize(x.w, scale))
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -120,6 +125,23 @@ func (m *Model) Save(w io.Writer) error {
 	}
 	return zw.Close()
 }
+
+// quantScale is the step of the 16-bit weights Save writes: the largest weight maps to 32767.
+func quantScale(feats map[string][]weight) float32 {
+	var maxAbs float64
+	for _, ws := range feats {
+		for _, x := range ws {
+			maxAbs = math.Max(maxAbs, math.Abs(float64(x.w)))
+		}
+	}
+	scale := float32(maxAbs / 32767)
+	if scale == 0 {
+		scale = 1
+	}
+	return scale
+}
+
+func quantize(w, scale float32) int16 { return int16(math.Round(float64(w / scale))) }
 
 // Load reads a model written by Save.
 func Load(data []byte) (*Model, error) {
@@ -155,30 +177,40 @@ func Load(data []byte) (*Model, error) {
 	}
 	scale := math.Float32frombits(binary.LittleEndian.Uint32(r.bytes(4)))
 	nf := r.uvarint()
-	m.feats = make(map[string][]weight, min(nf, 1<<22))
+	// The keys stay slices of the decompressed bytes: the index keeps only their hashes.
+	keys := make([][]byte, 0, min(nf, 1<<22))
+	wss := make([][]qweight, 0, min(nf, 1<<22))
 	for range nf {
 		if r.err != nil {
 			break
 		}
-		k := r.str()
-		n := r.uvarint()
-		if n > uint64(len(m.tags)) {
-			r.err = errors.New("too many weights")
+		kn := r.uvarint()
+		if kn > uint64(len(r.b)) {
+			r.err = io.ErrUnexpectedEOF
 			break
 		}
-		ws := make([]weight, n)
+		k := r.bytes(int(kn))
+		n := r.uvarint()
+		if n == 0 || n > uint64(len(m.tags)) {
+			r.err = fmt.Errorf("%d weights for one feature", n)
+			break
+		}
+		ws := make([]qweight, n)
 		for j := range ws {
 			t := r.byte()
 			if int(t) >= len(m.tags) {
 				r.err = errors.New("tag out of range")
 			}
-			q := int16(binary.LittleEndian.Uint16(r.bytes(2)))
-			ws[j] = weight{tag: t, w: float32(q) * scale}
+			ws[j] = qweight{tag: t, q: int16(binary.LittleEndian.Uint16(r.bytes(2)))}
 		}
-		m.feats[k] = ws
+		keys = append(keys, k)
+		wss = append(wss, ws)
 	}
 	if r.err == nil && r.off != len(r.b) {
 		r.err = errors.New("trailing data")
+	}
+	if r.err == nil {
+		m.index, r.err = buildIndex(keys, wss, scale)
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadModel, r.err)

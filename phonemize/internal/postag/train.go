@@ -149,15 +149,29 @@ func Train(sents []Sentence, cfg TrainConfig) *Model {
 			m.feats[f] = keep
 		}
 	}
+	// Tagging uses the weights as Save stores them, so a model tags the same before it is
+	// saved and after it is loaded.
+	scale := quantScale(m.feats)
+	keys := sortedKeys(m.feats)
+	kb, wss := make([][]byte, len(keys)), make([][]qweight, len(keys))
+	for i, k := range keys {
+		kb[i] = []byte(k)
+		for _, x := range m.feats[k] {
+			wss[i] = append(wss[i], qweight{tag: x.tag, q: quantize(x.w, scale)})
+		}
+	}
+	ix, err := buildIndex(kb, wss, scale)
+	if err != nil {
+		panic(err) // a model of 16M weights is far beyond what training here makes
+	}
+	m.index = ix
 	return m
 }
 
 // Stats reports the model's size: tags, features kept and weights kept.
 func (m *Model) Stats() (tags, features, weights, dict int) {
-	for _, ws := range m.feats {
-		weights += len(ws)
-	}
-	return len(m.tags), len(m.feats), weights, len(m.tagDict)
+	features = m.index.len()
+	return len(m.tags), features, features + len(m.index.w), len(m.tagDict)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,0 +1,162 @@
+package postag
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/bits"
+)
+
+// featIndex finds a feature's weights from the feature's bytes. Tagging looks up about thirty
+// features per word in a table of several hundred thousand, so the lookups are bound by cache
+// misses: a Go map with string keys costs a control-word probe, a key comparison through a
+// pointer and a slice header before it reaches the weights. This table keeps each feature as
+// its 64-bit hash, its first weight and where the rest are, in one flat array probed linearly
+// (kept at most half full): a lookup touches one line of the table, and a second place only
+// for a feature with more than one weight.
+//
+// Features are identified by their hash alone. The seed is chosen when the table is built so
+// that no two of the model's features share one; a feature the model lacks is mistaken for
+// one it has only if its 64-bit hash equals that feature's, which is as likely as 2⁻⁶⁴ per
+// feature held, and the same on every run.
+type featIndex struct {
+	seed  uint64
+	mask  uint64
+	scale float32 // a weight is float32(q) * scale
+	slots []slot
+	w     []qweight // the weights after each feature's first, back to back
+}
+
+// qweight is one tag's weight for one feature, quantized to 16 bits as the model file has it.
+type qweight struct {
+	tag uint8
+	q   int16
+}
+
+// slot is one table entry (16 bytes): a feature's hash, its first weight, and its weight count
+// and where its other weights start, as offset<<8 | count. A zero v marks an empty slot
+// (every feature has at least one weight).
+type slot struct {
+	h uint64
+	v uint32
+	qweight
+}
+
+// maxWeights bounds the flat weight array so that an offset fits in 24 bits.
+const maxWeights = 1 << 24
+
+var (
+	errIndexFull = errors.New("too many weights for the feature index")
+	errDuplicate = errors.New("a feature is listed twice")
+)
+
+// buildIndex indexes the features keys[i] with weights ws[i] (each non-empty, at most 255).
+func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error) {
+	rest := 0
+	for _, x := range ws {
+		rest += len(x) - 1
+	}
+	if rest >= maxWeights {
+		return nil, errIndexFull
+	}
+	size := uint64(16)
+	for size < 2*uint64(len(keys)) {
+		size <<= 1
+	}
+	ix := &featIndex{mask: size - 1, scale: scale, w: make([]qweight, 0, rest)}
+	offs := make([]uint32, len(ws))
+	for i, x := range ws {
+		offs[i] = uint32(len(ix.w))
+		ix.w = append(ix.w, x[1:]...)
+	}
+	owner := make([]int32, size) // which key fills each slot, to tell a repeat from a clash
+	for seed := uint64(0); ; seed++ {
+		ix.seed = seed
+		ix.slots = make([]slot, size)
+		ok := true
+		for i, k := range keys {
+			h := hashBytes(seed, k)
+			j := h & ix.mask
+			for ix.slots[j].v != 0 {
+				if ix.slots[j].h == h {
+					if string(keys[owner[j]]) == string(k) {
+						return nil, errDuplicate
+					}
+					ok = false // two features share a hash under this seed: try the next
+					break
+				}
+				j = (j + 1) & ix.mask
+			}
+			if !ok {
+				break
+			}
+			ix.slots[j] = slot{h: h, v: offs[i]<<8 | uint32(len(ws[i])), qweight: ws[i][0]}
+			owner[j] = int32(i)
+		}
+		if ok {
+			return ix, nil
+		}
+	}
+}
+
+// lookup returns feature f's slot, or false when the model does not have f.
+func (ix *featIndex) lookup(f []byte) (slot, bool) {
+	h := hashBytes(ix.seed, f)
+	for j := h & ix.mask; ; j = (j + 1) & ix.mask {
+		s := ix.slots[j]
+		if s.v == 0 {
+			return slot{}, false
+		}
+		if s.h == h {
+			return s, true
+		}
+	}
+}
+
+// weights returns all of a slot's weights (for tests and statistics).
+func (ix *featIndex) weights(s slot) []qweight {
+	off, n := s.v>>8, s.v&0xff
+	return append([]qweight{s.qweight}, ix.w[off:off+n-1]...)
+}
+
+// len is the number of features indexed.
+func (ix *featIndex) len() int {
+	n := 0
+	for _, s := range ix.slots {
+		if s.v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// hashBytes is a 64-bit hash of b under seed, eight bytes a step (multiply-rotate mixing,
+// then a final avalanche), fixed so that tagging is the same on every run and machine.
+func hashBytes(seed uint64, b []byte) uint64 {
+	const c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
+	h := seed*0x9e3779b97f4a7c15 ^ uint64(len(b))
+	for len(b) >= 8 {
+		k := binary.LittleEndian.Uint64(b)
+		k *= c1
+		k = bits.RotateLeft64(k, 31)
+		k *= c2
+		h ^= k
+		h = bits.RotateLeft64(h, 27)*5 + 0x52dce729
+		b = b[8:]
+	}
+	if len(b) > 0 {
+		var k uint64
+		for i, c := range b {
+			k |= uint64(c) << (8 * i)
+		}
+		k *= c1
+		k = bits.RotateLeft64(k, 31)
+		k *= c2
+		h ^= k
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}

@@ -21,6 +21,21 @@ const currencyChars = "$£€¥฿₽₹₩₪₫₭₮₱₲₴₸₺₼₾"
 var unitSuffixes = strings.Fields(`km km² km³ m m² m³ dm dm² dm³ cm cm² cm³ mm mm² mm³ ha µm nm yd in
 	ft kg g mg µg t lb oz m/s km/h kmh mph hPa Pa mbar mb MB kb KB gb GB tb TB T G M K %`)
 
+// unitRunes holds each unit suffix's length in runes.
+var unitRunes = func() []int {
+	out := make([]int, len(unitSuffixes))
+	for i, u := range unitSuffixes {
+		out[i] = utf8.RuneCountInString(u)
+	}
+	return out
+}()
+
+// mayBeURL is false for a string urlRe cannot match: every URL it accepts has "://" or a dot.
+// It keeps the regular expression off the plain words that make up most of the text.
+func mayBeURL(s string) bool {
+	return strings.IndexByte(s, '.') >= 0 || strings.Contains(s, "://")
+}
+
 // urlRe approximates the reference tokenizer's URL matcher: a scheme or www, or a dotted host
 // with a known top-level domain.
 var urlRe = regexp.MustCompile(`(?i)^(?:(?:https?|ftp)://\S+|www\.\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|io|co|uk|de|ai|us|info)(?:[/:?#]\S*)?)$`)
@@ -139,7 +154,7 @@ func splitToken(s string) []string {
 	case spec != nil:
 		out = append(out, spec...)
 	case s == "":
-	case urlRe.MatchString(s):
+	case mayBeURL(s) && urlRe.MatchString(s):
 		out = append(out, s)
 	default:
 		out = append(out, splitInfix(s)...)
@@ -203,10 +218,9 @@ func suffixLen(s string) int {
 	if n >= 2 && unicode.IsDigit(rs[n-2]) && (last == '+' || strings.ContainsRune(currencyChars, last)) {
 		consider(1)
 	}
-	for _, u := range unitSuffixes {
-		ur := []rune(u)
-		if len(ur) < n && strings.HasSuffix(s, u) && unicode.IsDigit(rs[n-len(ur)-1]) {
-			consider(len(ur))
+	for i, u := range unitSuffixes {
+		if k := unitRunes[i]; k < n && strings.HasSuffix(s, u) && unicode.IsDigit(rs[n-k-1]) {
+			consider(k)
 		}
 	}
 	if last == '.' && n >= 2 {
@@ -223,9 +237,10 @@ func suffixLen(s string) int {
 	return len(string(rs[n-best:]))
 }
 
-// lastRunes returns up to k runes from the end of s without decoding all of it.
+// lastRunes returns up to k (at most 8) runes from the end of s without decoding all of it.
 func lastRunes(s string, k int) []rune {
-	out := make([]rune, 0, k)
+	out := make([]rune, 0, 8)
+	k = min(k, 8)
 	for len(s) > 0 && len(out) < k {
 		r, size := utf8.DecodeLastRuneInString(s)
 		out = append(out, r)
@@ -237,10 +252,16 @@ func lastRunes(s string, k int) []rune {
 	return out
 }
 
+// infixChars are the characters at which splitInfix may cut.
+const infixChars = ".…+-*^,–—~:<>=/"
+
 // splitInfix splits ellipses anywhere, operators between digits, a period between a lower-case
 // and an upper-case letter, commas between letters, hyphens and dashes before a letter, and
 // : < > = / between a letter or digit and a letter.
 func splitInfix(s string) []string {
+	if !strings.ContainsAny(s, infixChars) {
+		return []string{s} // nothing below can cut it
+	}
 	rs := []rune(s)
 	var out []string
 	start := 0

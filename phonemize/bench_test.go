@@ -12,12 +12,14 @@ import (
 )
 
 // BenchmarkCorpus phonemizes the reference corpus (whole sentences, and their first 25
-// characters as typical short requests), with espeak-ng for unknown words (its cache emptied
+// characters as typical short requests) and the wild development corpus (the sentences
+// scripts/phonemize_speed.py times against misaki), with espeak-ng for unknown words (its cache emptied
 // or kept) and with the built-in fallback, and reports µs per character and per request. The
 // comparison with misaki is measured side by side by scripts/phonemize_speed.py
 // (testdata/speed_vs_misaki.json).
 func BenchmarkCorpus(b *testing.B) {
 	rows := loadCorpus(b, "misaki_corpus.tsv")
+	wild := loadCorpus(b, "misaki_wild_dev.tsv")
 	short := make([]corpusRow, len(rows))
 	for i, r := range rows {
 		rs := []rune(r.text)
@@ -41,7 +43,7 @@ func BenchmarkCorpus(b *testing.B) {
 		for _, set := range []struct {
 			name string
 			rows []corpusRow
-		}{{"sentences", rows}, {"short25", short}} {
+		}{{"sentences", rows}, {"short25", short}, {"wild", wild}} {
 			chars := 0
 			for _, r := range set.rows {
 				chars += len([]rune(r.text))

@@ -98,6 +98,9 @@ func newContext(words []string) context {
 type keys struct {
 	b    []byte
 	ends []int
+	// scratch for Model.best: each feature's hash and the first table slot it probes
+	hs    []uint64
+	first []slot
 }
 
 // add appends one feature, the concatenation of parts.

@@ -101,7 +101,12 @@ func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error
 // lookup returns feature f's slot, or false when the model does not have f.
 func (ix *featIndex) lookup(f []byte) (slot, bool) {
 	h := hashBytes(ix.seed, f)
-	for j := h & ix.mask; ; j = (j + 1) & ix.mask {
+	return ix.probe(h, h&ix.mask)
+}
+
+// probe looks for hash h from slot j on.
+func (ix *featIndex) probe(h, j uint64) (slot, bool) {
+	for ; ; j = (j + 1) & ix.mask {
 		s := ix.slots[j]
 		if s.v == 0 {
 			return slot{}, false

@@ -53,13 +53,28 @@ func (m *Model) Tag(words []string) []string {
 
 func (m *Model) best(k *keys, scores []float32) int {
 	clear(scores)
-	start := 0
 	ix := m.index
+	// Three passes, so that the table's cache misses overlap instead of coming one after
+	// another: hash every feature, read every feature's first slot, then resolve them.
+	k.hs, k.first = k.hs[:0], k.first[:0]
+	start := 0
 	for _, e := range k.ends {
-		s, ok := ix.lookup(k.b[start:e])
+		k.hs = append(k.hs, hashBytes(ix.seed, k.b[start:e]))
 		start = e
-		if !ok {
-			continue
+	}
+	for _, h := range k.hs {
+		k.first = append(k.first, ix.slots[h&ix.mask])
+	}
+	for i, h := range k.hs {
+		s := k.first[i]
+		if s.h != h {
+			if s.v == 0 {
+				continue
+			}
+			var ok bool
+			if s, ok = ix.probe(h, (h+1)&ix.mask); !ok {
+				continue
+			}
 		}
 		// The same float32 products and sums, in the same order, as the weights had when
 		// they were stored as float32(q)*scale, so tags do not depend on the layout.

@@ -10,20 +10,22 @@ import (
 // features per word in a table of several hundred thousand, so the lookups are bound by cache
 // misses: a Go map with string keys costs a control-word probe, a key comparison through a
 // pointer and a slice header before it reaches the weights. This table keeps each feature as
-// its 64-bit hash, its first weight and where the rest are, in one flat array probed linearly
-// (kept at most half full): a lookup touches one line of the table, and a second place only
-// for a feature with more than one weight.
+// a 16-byte slot holding a fingerprint of its hash and its first two weights (most features
+// have one or two), in one flat array probed linearly and kept at most half full: a lookup
+// touches one line of the table, and a second place only for a feature with three weights
+// or more.
 //
-// Features are identified by their hash alone. The seed is chosen when the table is built so
-// that no two of the model's features share one; a feature the model lacks is mistaken for
-// one it has only if its 64-bit hash equals that feature's, which is as likely as 2⁻⁶⁴ per
-// feature held, and the same on every run.
+// Features are identified by their 64-bit hash: its low bits choose the first slot probed,
+// its top 48 bits are the fingerprint compared. The seed is chosen when the table is built so
+// that no two of the model's features are confused; a feature the model lacks is mistaken for
+// one it has only if its fingerprint equals one of the few probed (about 2⁻⁴⁸ each), the
+// same way on every run.
 type featIndex struct {
 	seed  uint64
 	mask  uint64
 	scale float32 // a weight is float32(q) * scale
 	slots []slot
-	w     []qweight // the weights after each feature's first, back to back
+	w     []qweight // the weights after each feature's second, back to back
 }
 
 // qweight is one tag's weight for one feature, quantized to 16 bits as the model file has it.
@@ -32,13 +34,23 @@ type qweight struct {
 	q   int16
 }
 
-// slot is one table entry (16 bytes): a feature's hash, its first weight, and its weight count
-// and where its other weights start, as offset<<8 | count. A zero v marks an empty slot
-// (every feature has at least one weight).
+// slot is one table entry, 16 bytes: the hash's top 48 bits (fp and fp2), the weight count n,
+// where the weights after the second start (off), and the first two weights. n == 0 marks an
+// empty slot (every feature has at least one weight).
 type slot struct {
-	h uint64
-	v uint32
-	qweight
+	fp     uint32
+	offN   uint32 // off<<8 | n
+	t0, t1 uint8
+	fp2    uint16
+	q0, q1 int16
+}
+
+func (s *slot) n() uint32   { return s.offN & 0xff }
+func (s *slot) off() uint32 { return s.offN >> 8 }
+
+// match reports whether s holds the feature whose hash is h.
+func (s *slot) match(h uint64) bool {
+	return s.fp == uint32(h>>32) && s.fp2 == uint16(h>>16)
 }
 
 // maxWeights bounds the flat weight array so that an offset fits in 24 bits.
@@ -53,7 +65,7 @@ var (
 func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error) {
 	rest := 0
 	for _, x := range ws {
-		rest += len(x) - 1
+		rest += max(len(x)-2, 0)
 	}
 	if rest >= maxWeights {
 		return nil, errIndexFull
@@ -63,10 +75,16 @@ func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error
 		size <<= 1
 	}
 	ix := &featIndex{mask: size - 1, scale: scale, w: make([]qweight, 0, rest)}
-	offs := make([]uint32, len(ws))
+	slots := make([]slot, len(ws)) // each feature's slot, placed below
 	for i, x := range ws {
-		offs[i] = uint32(len(ix.w))
-		ix.w = append(ix.w, x[1:]...)
+		s := slot{offN: uint32(len(ix.w))<<8 | uint32(len(x)), t0: x[0].tag, q0: x[0].q}
+		if len(x) > 1 {
+			s.t1, s.q1 = x[1].tag, x[1].q
+		}
+		if len(x) > 2 {
+			ix.w = append(ix.w, x[2:]...)
+		}
+		slots[i] = s
 	}
 	owner := make([]int32, size) // which key fills each slot, to tell a repeat from a clash
 	for seed := uint64(0); ; seed++ {
@@ -76,12 +94,12 @@ func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error
 		for i, k := range keys {
 			h := hashBytes(seed, k)
 			j := h & ix.mask
-			for ix.slots[j].v != 0 {
-				if ix.slots[j].h == h {
+			for ix.slots[j].n() != 0 {
+				if ix.slots[j].match(h) {
 					if string(keys[owner[j]]) == string(k) {
 						return nil, errDuplicate
 					}
-					ok = false // two features share a hash under this seed: try the next
+					ok = false // two features look alike under this seed: try the next
 					break
 				}
 				j = (j + 1) & ix.mask
@@ -89,7 +107,9 @@ func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error
 			if !ok {
 				break
 			}
-			ix.slots[j] = slot{h: h, v: offs[i]<<8 | uint32(len(ws[i])), qweight: ws[i][0]}
+			s := slots[i]
+			s.fp, s.fp2 = uint32(h>>32), uint16(h>>16)
+			ix.slots[j] = s
 			owner[j] = int32(i)
 		}
 		if ok {
@@ -108,10 +128,10 @@ func (ix *featIndex) lookup(f []byte) (slot, bool) {
 func (ix *featIndex) probe(h, j uint64) (slot, bool) {
 	for ; ; j = (j + 1) & ix.mask {
 		s := ix.slots[j]
-		if s.v == 0 {
+		if s.n() == 0 {
 			return slot{}, false
 		}
-		if s.h == h {
+		if s.match(h) {
 			return s, true
 		}
 	}
@@ -119,15 +139,21 @@ func (ix *featIndex) probe(h, j uint64) (slot, bool) {
 
 // weights returns all of a slot's weights (for tests and statistics).
 func (ix *featIndex) weights(s slot) []qweight {
-	off, n := s.v>>8, s.v&0xff
-	return append([]qweight{s.qweight}, ix.w[off:off+n-1]...)
+	out := []qweight{{s.t0, s.q0}}
+	if s.n() > 1 {
+		out = append(out, qweight{s.t1, s.q1})
+	}
+	if n := s.n(); n > 2 {
+		out = append(out, ix.w[s.off():s.off()+n-2]...)
+	}
+	return out
 }
 
 // len is the number of features indexed.
 func (ix *featIndex) len() int {
 	n := 0
 	for _, s := range ix.slots {
-		if s.v != 0 {
+		if s.n() != 0 {
 			n++
 		}
 	}

@@ -67,8 +67,8 @@ func (m *Model) best(k *keys, scores []float32) int {
 	}
 	for i, h := range k.hs {
 		s := k.first[i]
-		if s.h != h {
-			if s.v == 0 {
+		if !s.match(h) {
+			if s.n() == 0 {
 				continue
 			}
 			var ok bool
@@ -78,11 +78,13 @@ func (m *Model) best(k *keys, scores []float32) int {
 		}
 		// The same float32 products and sums, in the same order, as the weights had when
 		// they were stored as float32(q)*scale, so tags do not depend on the layout.
-		scores[s.tag] += float32(s.q) * ix.scale
-		if n := s.v & 0xff; n > 1 {
-			off := s.v >> 8
-			for _, w := range ix.w[off : off+n-1] {
-				scores[w.tag] += float32(w.q) * ix.scale
+		scores[s.t0] += float32(s.q0) * ix.scale
+		if n := s.n(); n > 1 {
+			scores[s.t1] += float32(s.q1) * ix.scale
+			if n > 2 {
+				for _, w := range ix.w[s.off() : s.off()+n-2] {
+					scores[w.tag] += float32(w.q) * ix.scale
+				}
 			}
 		}
 	}

@@ -170,8 +170,10 @@ func Train(sents []Sentence, cfg TrainConfig) *Model {
 
 // Stats reports the model's size: tags, features kept and weights kept.
 func (m *Model) Stats() (tags, features, weights, dict int) {
-	features = m.index.len()
-	return len(m.tags), features, features + len(m.index.w), len(m.tagDict)
+	for _, s := range m.index.slots {
+		weights += int(s.n())
+	}
+	return len(m.tags), m.index.len(), weights, len(m.tagDict)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

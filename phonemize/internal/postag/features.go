@@ -128,9 +128,17 @@ func (c context) features(buf []string, i int, prev, prev2 string) []string {
 	return buf
 }
 
-// keys replaces what k holds with the features of position i, given the two previous tags.
+// keys replaces what k holds with the features of position i, given the two previous tags:
+// the word features, then the tag features.
 func (c context) keys(k *keys, i int, prev, prev2 string) {
 	k.b, k.ends = k.b[:0], k.ends[:0]
+	c.wordKeys(k, i)
+	c.tagKeys(k, i, prev, prev2)
+}
+
+// wordKeys appends the features of position i that look only at the words, which Model.Tag
+// scores for the whole sentence before it decides any tag.
+func (c context) wordKeys(k *keys, i int) {
 	lw := c.lower[i+2]
 	w := c.words[i]
 	p1, p2 := c.lower[i+1], c.lower[i]
@@ -143,10 +151,6 @@ func (c context) keys(k *keys, i int, prev, prev2 string) {
 	k.add("s1=", suffix(lw, 1))
 	k.add("p1=", prefix(lw, 1))
 	k.add("sh=", sh)
-	k.add("t1=", prev)
-	k.add("t2=", prev2)
-	k.add("t12=", prev, "|", prev2)
-	k.add("t1w=", prev, "|", lw)
 	k.add("w-1=", p1)
 	k.add("s3-1=", suffix(p1, 3))
 	k.add("w-2=", p2)
@@ -161,12 +165,10 @@ func (c context) keys(k *keys, i int, prev, prev2 string) {
 	k.add("S3=", suffix(w, 3))
 	k.add("P1=", prefix(w, 1))
 	k.add("w-1w+1=", p1, "|", n1)
-	k.add("t1w+1=", prev, "|", n1)
 	if i == 0 {
 		k.add("first|", sh)
 	} else {
 		k.add("sh-1=", c.shapes[i-1])
-		k.add("t1sh=", prev, "|", sh)
 	}
 	if i+1 < len(c.words) {
 		k.add("sh+1=", c.shapes[i+1])
@@ -177,10 +179,31 @@ func (c context) keys(k *keys, i int, prev, prev2 string) {
 	if i+2 < len(c.words) {
 		k.add("sh+2=", c.shapes[i+2])
 	}
-	if c.allCaps && sh != "" && sh[0] == 'X' {
-		// A line in capitals (a headline) reads differently from a capitalised word in
-		// running text.
+	if c.capsLine(i) {
 		k.add("caps|", suffix(lw, 3))
+	}
+}
+
+// tagKeys appends the features of position i that look at the two previous tags.
+func (c context) tagKeys(k *keys, i int, prev, prev2 string) {
+	lw := c.lower[i+2]
+	n1 := c.lower[i+3]
+	k.add("t1=", prev)
+	k.add("t2=", prev2)
+	k.add("t12=", prev, "|", prev2)
+	k.add("t1w=", prev, "|", lw)
+	k.add("t1w+1=", prev, "|", n1)
+	if i > 0 {
+		k.add("t1sh=", prev, "|", c.shapes[i])
+	}
+	if c.capsLine(i) {
 		k.add("caps|t1=", prev)
 	}
+}
+
+// capsLine reports a capitalised word in a line in capitals (a headline), which reads
+// differently from a capitalised word in running text.
+func (c context) capsLine(i int) bool {
+	sh := c.shapes[i]
+	return c.allCaps && sh != "" && sh[0] == 'X'
 }

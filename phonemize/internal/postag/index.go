@@ -23,12 +23,12 @@ import (
 type featIndex struct {
 	seed  uint64
 	mask  uint64
-	scale float32 // a weight is float32(q) * scale
 	slots []slot
 	w     []qweight // the weights after each feature's second, back to back
 }
 
-// qweight is one tag's weight for one feature, quantized to 16 bits as the model file has it.
+// qweight is one tag's weight for one feature, quantized to 16 bits as the model file has it
+// (all of a model's weights share one scale, so tagging adds the integers).
 type qweight struct {
 	tag uint8
 	q   int16
@@ -62,7 +62,7 @@ var (
 )
 
 // buildIndex indexes the features keys[i] with weights ws[i] (each non-empty, at most 255).
-func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error) {
+func buildIndex(keys [][]byte, ws [][]qweight) (*featIndex, error) {
 	rest := 0
 	for _, x := range ws {
 		rest += max(len(x)-2, 0)
@@ -74,7 +74,7 @@ func buildIndex(keys [][]byte, ws [][]qweight, scale float32) (*featIndex, error
 	for size < 2*uint64(len(keys)) {
 		size <<= 1
 	}
-	ix := &featIndex{mask: size - 1, scale: scale, w: make([]qweight, 0, rest)}
+	ix := &featIndex{mask: size - 1, w: make([]qweight, 0, rest)}
 	slots := make([]slot, len(ws)) // each feature's slot, placed below
 	for i, x := range ws {
 		s := slot{offN: uint32(len(ix.w))<<8 | uint32(len(x)), t0: x[0].tag, q0: x[0].q}

@@ -19,7 +19,7 @@ func TestIndexFindsEveryFeatureAndNothingElse(t *testing.T) {
 		}
 		wss = append(wss, ws)
 	}
-	ix, err := buildIndex(keys, wss, 1)
+	ix, err := buildIndex(keys, wss)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestIndexFindsEveryFeatureAndNothingElse(t *testing.T) {
 func TestIndexRefusesARepeatedFeature(t *testing.T) {
 	t.Parallel()
 	w := []qweight{{tag: 0, q: 1}}
-	_, err := buildIndex([][]byte{[]byte("a"), []byte("b"), []byte("a")}, [][]qweight{w, w, w}, 1)
+	_, err := buildIndex([][]byte{[]byte("a"), []byte("b"), []byte("a")}, [][]qweight{w, w, w})
 	if !errors.Is(err, errDuplicate) {
 		t.Fatalf("error %v, want errDuplicate", err)
 	}

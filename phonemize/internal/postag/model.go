@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"sync"
 )
 
 // weight is one tag's weight for one feature.
@@ -31,19 +33,60 @@ var ErrBadModel = errors.New("bad tagger model")
 const magic = "KPT1"
 
 // Tag assigns one tag per word.
+//
+// Scores are sums of the model's 16-bit weights, added exactly in integers and so in any
+// order: the features that look only at the words are scored for the whole sentence first,
+// with every table read of the sentence issued together so that their cache misses overlap,
+// and then each word adds the few features of the tags chosen before it.
 func (m *Model) Tag(words []string) []string {
 	out := make([]string, len(words))
+	if len(words) == 0 {
+		return out
+	}
 	c := newContext(words)
+	nt := len(m.tags)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	k := &sc.k
+	k.b, k.ends, sc.owners, sc.rows = k.b[:0], k.ends[:0], sc.owners[:0], sc.rows[:0]
+	// rows[i] is word i's row of base scores, or -1 for a word the tag dictionary decides.
+	nrows := int32(0)
+	for i, w := range words {
+		if _, ok := m.tagDict[w]; ok {
+			sc.rows = append(sc.rows, -1)
+			continue
+		}
+		sc.rows = append(sc.rows, nrows)
+		before := len(k.ends)
+		c.wordKeys(k, i)
+		for range len(k.ends) - before {
+			sc.owners = append(sc.owners, nrows)
+		}
+		nrows++
+	}
+	sc.base = slices.Grow(sc.base[:0], int(nrows)*nt)[:int(nrows)*nt]
+	clear(sc.base)
+	m.score(k, sc.base, nt, sc.owners)
+	sc.scores = slices.Grow(sc.scores[:0], nt)[:nt]
 	prev, prev2 := startPad, startPad+"2"
-	scores := make([]float32, len(m.tags))
-	var k keys
 	for i, w := range words {
 		var tag string
-		if t, ok := m.tagDict[w]; ok {
-			tag = m.tags[t]
+		if r := int(sc.rows[i]); r < 0 {
+			tag = m.tags[m.tagDict[w]]
 		} else {
-			c.keys(&k, i, prev, prev2)
-			tag = m.tags[m.best(&k, scores)]
+			scores := sc.scores
+			copy(scores, sc.base[r*nt:(r+1)*nt])
+			k.b, k.ends = k.b[:0], k.ends[:0]
+			c.tagKeys(k, i, prev, prev2)
+			m.score(k, scores, nt, nil)
+			best := 0
+			for t, s := range scores {
+				// Ties go to the tag listed first, so that results do not depend on order.
+				if s > scores[best] {
+					best = t
+				}
+			}
+			tag = m.tags[best]
 		}
 		out[i] = tag
 		prev2, prev = prev, tag
@@ -51,11 +94,21 @@ func (m *Model) Tag(words []string) []string {
 	return out
 }
 
-func (m *Model) best(k *keys, scores []float32) int {
-	clear(scores)
+// scratch is the working memory of one Tag call, reused across calls.
+type scratch struct {
+	k            keys
+	rows, owners []int32
+	base, scores []int32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// score adds the weights of every feature in k to rows of nt scores in base: feature f's row
+// is owners[f], or the first row when owners is nil. The table's cache misses are made to
+// overlap instead of coming one after another: every feature is hashed, then every feature's
+// first slot read, then the weights added.
+func (m *Model) score(k *keys, base []int32, nt int, owners []int32) {
 	ix := m.index
-	// Three passes, so that the table's cache misses overlap instead of coming one after
-	// another: hash every feature, read every feature's first slot, then resolve them.
 	k.hs, k.first = k.hs[:0], k.first[:0]
 	start := 0
 	for _, e := range k.ends {
@@ -65,8 +118,9 @@ func (m *Model) best(k *keys, scores []float32) int {
 	for _, h := range k.hs {
 		k.first = append(k.first, ix.slots[h&ix.mask])
 	}
-	for i, h := range k.hs {
-		s := k.first[i]
+	r := base[:nt]
+	for f, h := range k.hs {
+		s := k.first[f]
 		if !s.match(h) {
 			if s.n() == 0 {
 				continue
@@ -76,26 +130,20 @@ func (m *Model) best(k *keys, scores []float32) int {
 				continue
 			}
 		}
-		// The same float32 products and sums, in the same order, as the weights had when
-		// they were stored as float32(q)*scale, so tags do not depend on the layout.
-		scores[s.t0] += float32(s.q0) * ix.scale
+		if owners != nil {
+			o := int(owners[f]) * nt
+			r = base[o : o+nt]
+		}
+		r[s.t0] += int32(s.q0)
 		if n := s.n(); n > 1 {
-			scores[s.t1] += float32(s.q1) * ix.scale
+			r[s.t1] += int32(s.q1)
 			if n > 2 {
 				for _, w := range ix.w[s.off() : s.off()+n-2] {
-					scores[w.tag] += float32(w.q) * ix.scale
+					r[w.tag] += int32(w.q)
 				}
 			}
 		}
 	}
-	best := 0
-	for t, s := range scores {
-		// Ties go to the tag listed first, so that results do not depend on map order.
-		if s > scores[best] {
-			best = t
-		}
-	}
-	return best
 }
 
 // Save writes a trained model, gzip-compressed: the tag list, the tag dictionary, then each
@@ -192,7 +240,11 @@ func Load(data []byte) (*Model, error) {
 		}
 		m.tagDict[k] = t
 	}
-	scale := math.Float32frombits(binary.LittleEndian.Uint32(r.bytes(4)))
+	// Tagging compares sums of the 16-bit weights, which a positive common scale does not
+	// reorder, so only the sign of the scale matters once it is read.
+	if scale := math.Float32frombits(binary.LittleEndian.Uint32(r.bytes(4))); r.err == nil && !(scale > 0 && scale <= math.MaxFloat32) {
+		r.err = fmt.Errorf("weight scale %v", scale)
+	}
 	nf := r.uvarint()
 	// The keys stay slices of the decompressed bytes: the index keeps only their hashes.
 	keys := make([][]byte, 0, min(nf, 1<<22))
@@ -227,7 +279,7 @@ func Load(data []byte) (*Model, error) {
 		r.err = errors.New("trailing data")
 	}
 	if r.err == nil {
-		m.index, r.err = buildIndex(keys, wss, scale)
+		m.index, r.err = buildIndex(keys, wss)
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadModel, r.err)

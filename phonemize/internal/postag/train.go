@@ -160,7 +160,7 @@ func Train(sents []Sentence, cfg TrainConfig) *Model {
 			wss[i] = append(wss[i], qweight{tag: x.tag, q: quantize(x.w, scale)})
 		}
 	}
-	ix, err := buildIndex(kb, wss, scale)
+	ix, err := buildIndex(kb, wss)
 	if err != nil {
 		panic(err) // a model of 16M weights is far beyond what training here makes
 	}

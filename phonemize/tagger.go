@@ -65,7 +65,7 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 	attachedBefore := i > 0 && ts[i-1].ws == ""
 	isApos := w == "'" || w == "’"
 	switch {
-	case urlRe.MatchString(w) || emailRe.MatchString(w):
+	case isURL(w) || isEmail(w):
 		// Read with "dot" and "slash" only when tagged ADD.
 		return "ADD", true
 	case w == "." && attachedBefore && strings.EqualFold(ts[i-1].text, "etc"):

@@ -30,11 +30,14 @@ var unitRunes = func() []int {
 	return out
 }()
 
-// mayBeURL is false for a string urlRe cannot match: every URL it accepts has "://" or a dot.
-// It keeps the regular expression off the plain words that make up most of the text.
-func mayBeURL(s string) bool {
-	return strings.IndexByte(s, '.') >= 0 || strings.Contains(s, "://")
+// isURL reports whether urlRe matches s. Every URL it accepts has "://" or a dot, which keeps
+// the regular expression off the plain words that make up most of the text.
+func isURL(s string) bool {
+	return (strings.IndexByte(s, '.') >= 0 || strings.Contains(s, "://")) && urlRe.MatchString(s)
 }
+
+// isEmail reports whether emailRe matches s, trying it only on strings with an @.
+func isEmail(s string) bool { return strings.IndexByte(s, '@') >= 0 && emailRe.MatchString(s) }
 
 // urlRe approximates the reference tokenizer's URL matcher: a scheme or www, or a dotted host
 // with a known top-level domain.
@@ -154,7 +157,7 @@ func splitToken(s string) []string {
 	case spec != nil:
 		out = append(out, spec...)
 	case s == "":
-	case mayBeURL(s) && urlRe.MatchString(s):
+	case isURL(s):
 		out = append(out, s)
 	default:
 		out = append(out, splitInfix(s)...)

@@ -2,6 +2,7 @@ package phonemize
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -188,7 +189,8 @@ func prefixLen(s string) int {
 // suffixLen is the byte length of the punctuation or unit to peel off the end of s: the
 // longest suffix rule that matches.
 func suffixLen(s string) int {
-	rs := lastRunes(s, 8)
+	var buf [8]rune
+	rs := lastRunes(buf[:0], s)
 	n := len(rs)
 	if n == 0 {
 		return 0
@@ -221,9 +223,12 @@ func suffixLen(s string) int {
 	if n >= 2 && unicode.IsDigit(rs[n-2]) && (last == '+' || strings.ContainsRune(currencyChars, last)) {
 		consider(1)
 	}
-	for i, u := range unitSuffixes {
-		if k := unitRunes[i]; k < n && strings.HasSuffix(s, u) && unicode.IsDigit(rs[n-k-1]) {
-			consider(k)
+	// A unit counts only after a digit, so a word without one skips the list.
+	if slices.ContainsFunc(rs[:n-1], unicode.IsDigit) {
+		for i, u := range unitSuffixes {
+			if k := unitRunes[i]; k < n && strings.HasSuffix(s, u) && unicode.IsDigit(rs[n-k-1]) {
+				consider(k)
+			}
 		}
 	}
 	if last == '.' && n >= 2 {
@@ -240,18 +245,16 @@ func suffixLen(s string) int {
 	return len(string(rs[n-best:]))
 }
 
-// lastRunes returns up to k (at most 8) runes from the end of s without decoding all of it.
-func lastRunes(s string, k int) []rune {
-	out := make([]rune, 0, 8)
-	k = min(k, 8)
-	for len(s) > 0 && len(out) < k {
+// lastRunes appends to buf (whose capacity is the number wanted) the last runes of s, in
+// order, without decoding all of s.
+func lastRunes(buf []rune, s string) []rune {
+	out := buf[:0]
+	for len(s) > 0 && len(out) < cap(buf) {
 		r, size := utf8.DecodeLastRuneInString(s)
 		out = append(out, r)
 		s = s[:len(s)-size]
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out)
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -31,10 +32,34 @@ func isJunk(s string) bool {
 // Replacers are immutable and safe for concurrent use; built once.
 var (
 	// v10Replacer maps the flap and glottal stop to the symbols Kokoro v1.0 was trained on.
-	v10Replacer   = strings.NewReplacer("ɾ", "T", "ʔ", "t")
-	quoteReplacer = strings.NewReplacer("‘", "'", "’", "'")
-	stressRemover = strings.NewReplacer("ˈ", "", "ˌ", "")
+	v10Replacer   = newReplacer("ɾ", "T", "ʔ", "t")
+	quoteReplacer = newReplacer("‘", "'", "’", "'")
+	stressRemover = newReplacer("ˈ", "", "ˌ", "")
 )
+
+// replacer is a strings.Replacer that returns a string holding none of its patterns' first
+// characters as it is: the Replacer would copy it twice, and most words have nothing to
+// replace.
+type replacer struct {
+	r     *strings.Replacer
+	chars string // the first character of every pattern
+}
+
+func newReplacer(oldnew ...string) replacer {
+	var chars strings.Builder
+	for i := 0; i < len(oldnew); i += 2 {
+		r, _ := utf8.DecodeRuneInString(oldnew[i])
+		chars.WriteRune(r)
+	}
+	return replacer{strings.NewReplacer(oldnew...), chars.String()}
+}
+
+func (r replacer) Replace(s string) string {
+	if !strings.ContainsAny(s, r.chars) {
+		return s
+	}
+	return r.r.Replace(s)
+}
 
 // g2p is one dialect's converter.
 type g2p struct {

@@ -7,6 +7,14 @@ import "unicode"
 // _, camelCase boundaries, letter runs with inner apostrophes, and single other characters.
 // Characters matched by none of these (a lone inner apostrophe) are dropped, as there.
 func subtokenize(word string) []string {
+	if plainWord(word) {
+		return []string{word} // one letter run with no case change inside: nothing to split
+	}
+	return splitSubtokens(word)
+}
+
+// splitSubtokens is subtokenize without its shortcut for plain words.
+func splitSubtokens(word string) []string {
 	rs := []rune(word)
 	n := len(rs)
 	var out []string
@@ -131,4 +139,22 @@ func ifPos(ok bool, v int) int {
 		return v
 	}
 	return -1
+}
+
+// plainWord reports a non-empty word of ASCII letters whose letters after the first are all
+// lower case, which subtokenize returns whole.
+func plainWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	c := w[0]
+	if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }

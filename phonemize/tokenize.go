@@ -113,6 +113,18 @@ func special(s string) ([]string, bool) {
 }
 
 func splitToken(s string) []string {
+	if plainWord(s) {
+		// No prefix, suffix or infix rule applies to letters alone; only a special case can.
+		if exc, ok := special(s); ok {
+			return append([]string(nil), exc...)
+		}
+		return []string{s}
+	}
+	return splitTokenRules(s)
+}
+
+// splitTokenRules is splitToken without its shortcut for plain words.
+func splitTokenRules(s string) []string {
 	var pre, suf []string
 	var spec []string
 	for s != "" {

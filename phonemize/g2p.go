@@ -337,18 +337,23 @@ func foldLeft(ts []*token, unk string) []*token {
 // retokenize sub-tokenizes every token, marks currency symbols, dashes and punctuation, and
 // groups sub-tokens that were written together.
 func retokenize(ts []*token) []word {
-	var words []word
+	words := make([]word, 0, len(ts))
 	currency := ""
+	var slab tokenSlab
+	var tks []*token // reused: words keep the pointers, not the slice
 	for i, t := range ts {
-		var tks []*token
+		tks = tks[:0]
 		if !t.hasAlias && !t.hasPS {
 			for _, s := range subtokenize(t.text) {
-				tks = append(tks, &token{text: s, tag: t.tag, isHead: true, numFlags: t.numFlags})
+				tk := slab.new()
+				tk.text, tk.tag, tk.isHead, tk.numFlags = s, t.tag, true, t.numFlags
+				tks = append(tks, tk)
 			}
 		}
 		if len(tks) == 0 {
-			c := *t
-			tks = []*token{&c}
+			c := slab.new()
+			*c = *t
+			tks = append(tks, c)
 		}
 		tks[len(tks)-1].ws = t.ws
 		for j, tk := range tks {

@@ -22,6 +22,18 @@ type token struct {
 
 func (t *token) setPS(ps string) { t.ps, t.hasPS = ps, true }
 
+// tokenSlab hands out zeroed tokens from arrays of several, so that a sentence's tokens cost a
+// few allocations instead of one each. A token stays valid for as long as it is referenced.
+type tokenSlab struct{ buf []token }
+
+func (s *tokenSlab) new() *token {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]token, 0, 32)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
 // mergeTokens joins sub-tokens into one word. With unk set, their phonemes are joined too
 // (unknown parts read as unk).
 func mergeTokens(ts []*token, withPS bool, unk string) *token {

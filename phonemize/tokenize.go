@@ -50,11 +50,13 @@ var emailRe = regexp.MustCompile(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
 // tokenize splits text into tokens with their trailing whitespace.
 func tokenize(text string) []*token {
 	var out []*token
+	var slab tokenSlab
 	for _, f := range splitWS(text) {
 		parts := splitToken(f.text)
 		off := f.start
 		for i, p := range parts {
-			t := &token{text: p, isHead: true, start: off}
+			t := slab.new()
+			t.text, t.isHead, t.start = p, true, off
 			off += len(p)
 			if i == len(parts)-1 {
 				t.ws = f.ws

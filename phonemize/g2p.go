@@ -343,7 +343,13 @@ func retokenize(ts []*token) []word {
 	var tks []*token // reused: words keep the pointers, not the slice
 	for i, t := range ts {
 		tks = tks[:0]
-		if !t.hasAlias && !t.hasPS {
+		switch {
+		case t.hasAlias || t.hasPS:
+		case plainWord(t.text): // what subtokenize would return, without its slice
+			tk := slab.new()
+			tk.text, tk.tag, tk.isHead, tk.numFlags = t.text, t.tag, true, t.numFlags
+			tks = append(tks, tk)
+		default:
 			for _, s := range subtokenize(t.text) {
 				tk := slab.new()
 				tk.text, tk.tag, tk.isHead, tk.numFlags = s, t.tag, true, t.numFlags

@@ -51,8 +51,14 @@ var emailRe = regexp.MustCompile(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
 func tokenize(text string) []*token {
 	var out []*token
 	var slab tokenSlab
+	var one [1]string
 	for _, f := range splitWS(text) {
-		parts := splitToken(f.text)
+		parts := one[:]
+		if _, ok := special(f.text); ok || !plainWord(f.text) {
+			parts = splitToken(f.text)
+		} else {
+			one[0] = f.text // what splitToken would return, without its slice
+		}
 		off := f.start
 		for i, p := range parts {
 			t := slab.new()

@@ -9,6 +9,14 @@ import (
 // shape maps a word to a short pattern of its character classes: "Xxxx" for a capitalised
 // word, "XXXX" for capitals, "dd" for digits, with runs longer than four cut to four.
 func shape(w string) string {
+	if s, ok := plainShape(w); ok {
+		return s
+	}
+	return shapeRule(w)
+}
+
+// shapeRule is shape without its shortcut for plain words.
+func shapeRule(w string) string {
 	var b strings.Builder
 	last, run := rune(0), 0
 	for _, r := range w {
@@ -34,6 +42,28 @@ func shape(w string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// plainShape is shape for a word of ASCII letters with at most its first in capitals, the
+// common case, without building a string: "x" to "xxxx", or "X" to "Xxxxx".
+func plainShape(w string) (string, bool) {
+	const lower, capital = "xxxx", "Xxxxx"
+	if w == "" {
+		return "", false
+	}
+	for i := 1; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return "", false
+		}
+	}
+	n := min(len(w), 4)
+	switch c := w[0]; {
+	case 'a' <= c && c <= 'z':
+		return lower[:n], true
+	case 'A' <= c && c <= 'Z':
+		return capital[:1+min(len(w)-1, 4)], true
+	}
+	return "", false
 }
 
 // suffix is the last n runes of w (all of w when shorter), without copying.

@@ -64,3 +64,22 @@ func TestHashDiffersByLengthAndByte(t *testing.T) {
 		seen[h] = k
 	}
 }
+
+// TestPlainShapeMatchesShape: the shortcut gives what the general rule gives.
+func TestPlainShapeMatchesShape(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, w := range []string{"a", "ab", "abcd", "abcde", "abcdefgh", "A", "Ab", "Abcd", "Abcde", "Abcdefghij", "AB", "aB", "a1", "Ça", "", "é"} {
+		s, ok := plainShape(w)
+		if !ok {
+			continue
+		}
+		n++
+		if want := shapeRule(w); s != want {
+			t.Errorf("plainShape(%q) = %q, the rule gives %q", w, s, want)
+		}
+	}
+	if n != 10 {
+		t.Errorf("the shortcut took %d of the words, want 10", n)
+	}
+}

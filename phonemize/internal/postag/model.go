@@ -39,14 +39,19 @@ const magic = "KPT1"
 // with every table read of the sentence issued together so that their cache misses overlap,
 // and then each word adds the few features of the tags chosen before it.
 func (m *Model) Tag(words []string) []string {
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	return m.tag(words, sc)
+}
+
+// tag is Tag with the given working memory.
+func (m *Model) tag(words []string, sc *scratch) []string {
 	out := make([]string, len(words))
 	if len(words) == 0 {
 		return out
 	}
 	c := newContext(words)
 	nt := len(m.tags)
-	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
 	k := &sc.k
 	k.b, k.ends, sc.owners, sc.rows = k.b[:0], k.ends[:0], sc.owners[:0], sc.rows[:0]
 	// rows[i] is word i's row of base scores, or -1 for a word the tag dictionary decides.
@@ -66,7 +71,9 @@ func (m *Model) Tag(words []string) []string {
 	}
 	sc.base = slices.Grow(sc.base[:0], int(nrows)*nt)[:int(nrows)*nt]
 	clear(sc.base)
-	m.score(k, sc.base, nt, sc.owners)
+	if nrows > 0 { // every such word has features, so owners is not nil
+		m.score(k, sc.base, nt, sc.owners)
+	}
 	sc.scores = slices.Grow(sc.scores[:0], nt)[:nt]
 	prev, prev2 := startPad, startPad+"2"
 	for i, w := range words {
@@ -118,7 +125,10 @@ func (m *Model) score(k *keys, base []int32, nt int, owners []int32) {
 	for _, h := range k.hs {
 		k.first = append(k.first, ix.slots[h&ix.mask])
 	}
-	r := base[:nt]
+	var r []int32
+	if owners == nil {
+		r = base[:nt]
+	}
 	for f, h := range k.hs {
 		s := k.first[f]
 		if !s.match(h) {

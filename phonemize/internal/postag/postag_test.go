@@ -75,6 +75,25 @@ func TestTagEmpty(t *testing.T) {
 	}
 }
 
+// TestTagOnlyDictionaryWords: a sentence whose every word the tag dictionary decides leaves
+// nothing to score, with fresh working memory each time.
+func TestTagOnlyDictionaryWords(t *testing.T) {
+	t.Parallel()
+	m := Train(toySentences(), TrainConfig{Epochs: 2, DictMinFreq: 1})
+	if len(m.tagDict) == 0 {
+		t.Fatal("the toy model has an empty tag dictionary")
+	}
+	var words []string
+	for w := range m.tagDict {
+		words = append(words, w)
+	}
+	for range 3 {
+		if got := m.tag(words, new(scratch)); len(got) != len(words) {
+			t.Fatalf("Tag(%v) = %v", words, got)
+		}
+	}
+}
+
 // FuzzLoad: any bytes either load or fail with ErrBadModel, never panic.
 func FuzzLoad(f *testing.F) {
 	var buf bytes.Buffer

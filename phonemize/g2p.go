@@ -339,7 +339,7 @@ func foldLeft(ts []*token, unk string) []*token {
 func retokenize(ts []*token) []word {
 	words := make([]word, 0, len(ts))
 	currency := ""
-	var slab tokenSlab
+	slab := tokenSlab{size: len(ts) + len(ts)/8}
 	var tks []*token // reused: words keep the pointers, not the slice
 	for i, t := range ts {
 		tks = tks[:0]

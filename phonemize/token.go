@@ -24,11 +24,16 @@ func (t *token) setPS(ps string) { t.ps, t.hasPS = ps, true }
 
 // tokenSlab hands out zeroed tokens from arrays of several, so that a sentence's tokens cost a
 // few allocations instead of one each. A token stays valid for as long as it is referenced.
-type tokenSlab struct{ buf []token }
+// size is the first array's length (then 16): the number of tokens expected.
+type tokenSlab struct {
+	buf  []token
+	size int
+}
 
 func (s *tokenSlab) new() *token {
 	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]token, 0, 32)
+		s.buf = make([]token, 0, max(s.size, 16))
+		s.size = 16
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]

@@ -49,10 +49,11 @@ var emailRe = regexp.MustCompile(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
 
 // tokenize splits text into tokens with their trailing whitespace.
 func tokenize(text string) []*token {
-	var out []*token
-	var slab tokenSlab
+	fields := splitWS(text)
+	out := make([]*token, 0, len(fields)+len(fields)/4)
+	slab := tokenSlab{size: cap(out)}
 	var one [1]string
-	for _, f := range splitWS(text) {
+	for _, f := range fields {
 		parts := one[:]
 		if _, ok := special(f.text); ok || !plainWord(f.text) {
 			parts = splitToken(f.text)

@@ -18,7 +18,8 @@ The header of each file names the versions of misaki, spaCy and espeak-ng that m
 With --wild2 it does the same for the second held-out round, wild2_heldout_sentences.txt
 (scripts/gen_wild_corpus.py --heldout2), writing misaki_wild2_heldout.tsv and wild2_heldout_tags.tsv;
 with --wild3 for the third, wild3_heldout_sentences.txt (--heldout3), writing misaki_wild3_heldout.tsv
-and wild3_heldout_tags.tsv.
+and wild3_heldout_tags.tsv; with --wild4 for the fourth, wild4_heldout_sentences.txt (--heldout4),
+writing misaki_wild4_heldout.tsv and wild4_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -263,6 +264,9 @@ def main():
         return
     if "--wild3" in sys.argv[1:]:
         write_wild(g2ps, ("wild3_heldout",), "--wild3")
+        return
+    if "--wild4" in sys.argv[1:]:
+        write_wild(g2ps, ("wild4_heldout",), "--wild4")
         return
     rows = sentences()
     results = []

@@ -27,8 +27,8 @@ phonemizer hands them to espeak-ng) and rewrites the file with misaki's espeak-n
 for each, so that the Go call path can be checked against the reference's.
 
 With --tokenizer-exceptions it instead regenerates phonemize/tokexceptions.go, the table of
-special-case tokens (abbreviations that keep their period, contractions and how they split)
-that the Go tokenizer shares with the reference's tokenizer.
+special-case tokens (abbreviations that keep their period, contractions and how they split,
+emoticons written with punctuation alone) that the Go tokenizer shares with the reference's tokenizer.
 
 Setup (a virtual environment is git-ignored under .venv):
     python3 -m venv .venv
@@ -132,7 +132,10 @@ def write_tokenizer_exceptions():
     rules = English().tokenizer.rules
     keep = {}
     for key, pieces in rules.items():
-        if (any(c in key for c in ".'’‘") or len(pieces) > 1) and key.isprintable() and "`" not in key and not key.isspace():
+        # Keys of punctuation alone ("):", ":)") are kept too: the reference's tokenizer joins
+        # their pieces back into one token after splitting ("2017):" is "2017" and "):").
+        emoticon = len(key) > 1 and not any(c.isalnum() for c in key)
+        if (any(c in key for c in ".'’‘") or len(pieces) > 1 or emoticon) and key.isprintable() and "`" not in key and not key.isspace():
             keep[key] = [p.get("ORTH", p.get(ORTH)) for p in pieces]
     path = os.path.join(ROOT, "phonemize", "tokexceptions.go")
     with open(path, "w", encoding="utf-8") as f:

@@ -89,6 +89,10 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 		if r, _ := firstRune(ts[i+1].text); unicode.IsDigit(r) || unicode.IsLower(r) {
 			return "NN", true
 		}
+	case w == "`" && !attachedBefore && t.ws == "":
+		// A backquote after a space and against the next word opens a quotation (`foo'), as
+		// the quotes of the tagged text show every time; a closing one is left to the model.
+		return "``", true
 	case scaleWords[strings.ToLower(w)]:
 		// The reference's tagger takes these for numbers every time (all 471 in the training
 		// text), which carries a currency on to them: $3 trillion is "three trillion dollars".

@@ -36,7 +36,7 @@ func TestTokenizeJoinsPunctuationSpecials(t *testing.T) {
 }
 
 // TestPunctuationAsReference: sentences whose punctuation the reference reads in a way of its
-// own, with misaki 0.9.4's output for each (US).
+// own, with misaki 0.9.4's output for each (US), read with the built-in fallback alone.
 func TestPunctuationAsReference(t *testing.T) {
 	t.Parallel()
 	p := offlinePhonemizer(t)
@@ -47,6 +47,13 @@ func TestPunctuationAsReference(t *testing.T) {
 		// A word in single quotes keeps both quotes; 'n' is a conjunction.
 		{"Press the letter 'a' here.", "pɹˈɛs ðə lˈɛTəɹ “ɐ” hˈɪɹ."},
 		{"I love rock 'n' roll music.", "ˌI lˈʌv ɹˈɑk ən ɹˈOl mjˈuzɪk."},
+		// A backquote before a word opens a quotation.
+		{"New option `auto-save-interval' controls how often files are saved.", "nˈu ˈɑpʃən “ˌɔTOsˈAvˈɪntəɹvᵊl” kəntɹˈOlz hˌW ˈɔfᵊn fˈIlz ɑɹ sˈAvd."},
+		// A weak word alone between marks, written against its neighbours, is read as the
+		// reference's espeak-ng call reads it alone: without a primary stress.
+		{`He said—"you must go."`, `hˌi sˈɛd—"ju mˈʌst ɡˌO.”`},
+		{`She came with—"no, not that."`, `ʃˌi kˈAm wɪð—"nˈO, nˌɑt ðˈæt.”`},
+		{"Go on, sir,—quickly.", "ɡˌO ˌɔn, sˌɜɹ,—kwˈɪkli."},
 	} {
 		got, err := p.Phonemize(c.in, "en-us")
 		if err != nil {

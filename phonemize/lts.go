@@ -71,6 +71,16 @@ func (l *letterToSound) phonemize(text string) (string, bool) {
 // together, as espeak-ng reads them (dict-like: dˈɪktlˈIk); words written together in mixed
 // case are read apart (mboxMessage: mbox Message, SSLObject: SSL Object).
 func (l *letterToSound) piece(text string, clause bool) string {
+	if clause {
+		// A weak word alone between marks keeps espeak-ng's own reading, which has no primary
+		// stress (said—"you: ju, with—"no: wɪð); the rule below would give it one.
+		if e, ok := espeakAlone[strings.ToLower(strings.TrimSpace(text))]; ok {
+			if l.british {
+				return e[1]
+			}
+			return e[0]
+		}
+	}
 	var words []string
 	for _, tok := range strings.Fields(foldAccents(text)) {
 		var joined []string

@@ -44,6 +44,10 @@ func (tg tagger) tagTokens(ts []*token) {
 	for i, tag := range tg.m.Tag(words) {
 		if s, ok := tg.shapeTag(ts, i, &openQuote); ok {
 			tag = s
+		} else if !punctTags[tag] && isEmoticon(ts[i].text) {
+			// Punctuation alone kept whole (":)", "):"): the reference's tagger takes it
+			// for punctuation, and only its marks are read.
+			tag = "NFP"
 		} else if punctTags[tag] && hasAlnum(ts[i].text) {
 			// A punctuation tag would drop the word's letters and digits; the model can
 			// give one to text unlike any it learned from ("0A0A").
@@ -54,6 +58,15 @@ func (tg tagger) tagTokens(ts []*token) {
 		}
 		ts[i].tag = tag
 	}
+}
+
+// isEmoticon tells a special case made of punctuation alone, kept as one token.
+func isEmoticon(w string) bool {
+	if len(w) < 2 || hasAlnum(w) {
+		return false
+	}
+	exc, ok := special(w)
+	return ok && len(exc) == 1
 }
 
 var scaleWords = map[string]bool{"hundred": true, "thousand": true, "million": true, "billion": true, "trillion": true}
@@ -76,6 +89,10 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 		if r, _ := firstRune(ts[i+1].text); unicode.IsDigit(r) || unicode.IsLower(r) {
 			return "NN", true
 		}
+	case w == "`" && !attachedBefore && t.ws == "":
+		// A backquote after a space and against the next word opens a quotation (`foo'), as
+		// the quotes of the tagged text show every time; a closing one is left to the model.
+		return "``", true
 	case scaleWords[strings.ToLower(w)]:
 		// The reference's tagger takes these for numbers every time (all 471 in the training
 		// text), which carries a currency on to them: $3 trillion is "three trillion dollars".
@@ -118,10 +135,12 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 				return "POS", true
 			}
 		}
-		if isApos && i+2 < len(ts) && t.ws == "" && ts[i+1].ws == "" && len([]rune(ts[i+1].text)) == 1 && (ts[i+2].text == "'" || ts[i+2].text == "’") {
-			return "CC", true // 'n'
+		// 'n' (rock 'n' roll): both quotes are a conjunction to the reference's tagger; a word
+		// in single quotes ('a', 'tar') is quoted.
+		if isApos && i+2 < len(ts) && t.ws == "" && ts[i+1].ws == "" && strings.EqualFold(ts[i+1].text, "n") && (ts[i+2].text == "'" || ts[i+2].text == "’") {
+			return "CC", true
 		}
-		if isApos && attachedBefore && i >= 2 && (ts[i-2].text == "'" || ts[i-2].text == "’") {
+		if isApos && attachedBefore && i >= 2 && strings.EqualFold(ts[i-1].text, "n") && (ts[i-2].text == "'" || ts[i-2].text == "’") {
 			return "CC", true
 		}
 		// A quote written against the word before it closes (5'10", "Fanny?'", "smilin'");

@@ -184,7 +184,31 @@ func splitTokenRules(s string) []string {
 	default:
 		out = append(out, splitInfix(s)...)
 	}
-	return append(out, suf...)
+	return joinSpecials(append(out, suf...))
+}
+
+// joinSpecials joins neighbouring pieces that together spell a special case made of
+// punctuation alone, as the reference's tokenizer does after splitting: "2017):" is "2017"
+// and "):", "(:b" is "(:" and "b". The longest join is taken, from the left.
+func joinSpecials(ps []string) []string {
+	for i := 0; i+1 < len(ps); i++ {
+		if hasAlnum(ps[i]) || hasAlnum(ps[i+1]) {
+			continue
+		}
+		best := 0
+		cat := ps[i]
+		for j := i + 1; j < len(ps) && j < i+6 && !hasAlnum(ps[j]); j++ {
+			cat += ps[j]
+			if exc, ok := special(cat); ok && len(exc) == 1 {
+				best = j
+			}
+		}
+		if best > 0 {
+			joined := strings.Join(ps[i:best+1], "")
+			ps = append(append(ps[:i:i], joined), ps[best+1:]...)
+		}
+	}
+	return ps
 }
 
 // prefixLen is the byte length of the punctuation to peel off the front of s.

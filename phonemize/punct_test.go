@@ -1,0 +1,66 @@
+package phonemize
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestTokenizeJoinsPunctuationSpecials: punctuation pieces that together spell one of the
+// reference tokenizer's special cases are one token, as the reference's tokenizer leaves them
+// (outputs of spaCy 3.8 with en_core_web_sm 3.8.0).
+func TestTokenizeJoinsPunctuationSpecials(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"(June 2017): named", []string{"(", "June", "2017", "):", "named"}},
+		{"f(x):", []string{"f(x", "):"}},
+		{"(x)):", []string{"(", "x", ")", "):"}},
+		{"a (:b", []string{"a", "(:", "b"}},
+		{"(1):)", []string{"(", "1", "):", ")"}},
+		{"see (x);)", []string{"see", "(", "x", ")", ";)"}},
+		{"x ) : y", []string{"x", ")", ":", "y"}},
+		{"[x]:", []string{"[", "x", "]", ":"}},
+		{"call foo(); then", []string{"call", "foo", "(", ")", ";", "then"}},
+		{"done :) ok", []string{"done", ":)", "ok"}},
+	} {
+		var got []string
+		for _, tk := range tokenize(c.in) {
+			got = append(got, tk.text)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("tokenize(%q) = %q, reference %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestPunctuationAsReference: sentences whose punctuation the reference reads in a way of its
+// own, with misaki 0.9.4's output for each (US), read with the built-in fallback alone.
+func TestPunctuationAsReference(t *testing.T) {
+	t.Parallel()
+	p := offlinePhonemizer(t)
+	for _, c := range []struct{ in, want string }{
+		// A bracket and a colon written together are one token, read as the colon alone.
+		{"Stretch (June 2017): named for the toy.", "stɹˈɛʧ (ʤˈun twˈɛnti sˌɛvəntˈin: nˈAmd fɔɹ ðə tˈY."},
+		{"Wheezy (May 2013): named for the rubber toy penguin with a red bow tie.", "wˈizi (mˈA twˈɛnti θˌɜɹtˈin: nˈAmd fɔɹ ðə ɹˈʌbəɹ tˈY pˈɛŋɡwᵊn wɪð ɐ ɹˈɛd bˈO tˈI."},
+		// A word in single quotes keeps both quotes; 'n' is a conjunction.
+		{"Press the letter 'a' here.", "pɹˈɛs ðə lˈɛTəɹ “ɐ” hˈɪɹ."},
+		{"I love rock 'n' roll music.", "ˌI lˈʌv ɹˈɑk ən ɹˈOl mjˈuzɪk."},
+		// A backquote before a word opens a quotation.
+		{"New option `auto-save-interval' controls how often files are saved.", "nˈu ˈɑpʃən “ˌɔTOsˈAvˈɪntəɹvᵊl” kəntɹˈOlz hˌW ˈɔfᵊn fˈIlz ɑɹ sˈAvd."},
+		// A weak word alone between marks, written against its neighbours, is read as the
+		// reference's espeak-ng call reads it alone: without a primary stress.
+		{`He said—"you must go."`, `hˌi sˈɛd—"ju mˈʌst ɡˌO.”`},
+		{`She came with—"no, not that."`, `ʃˌi kˈAm wɪð—"nˈO, nˌɑt ðˈæt.”`},
+		{"Go on, sir,—quickly.", "ɡˌO ˌɔn, sˌɜɹ,—kwˈɪkli."},
+	} {
+		got, err := p.Phonemize(c.in, "en-us")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("Phonemize(%q)\n got  %s\n want %s", c.in, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -56,7 +57,18 @@ func TestIndexRefusesARepeatedFeature(t *testing.T) {
 func TestHashDiffersByLengthAndByte(t *testing.T) {
 	t.Parallel()
 	seen := map[uint64]string{}
-	for _, k := range []string{"", "\x00", "\x00\x00", "abcdefgh", "abcdefgh\x00", "abcdefgi", "abcdefghabcdefgh", "a"} {
+	keys := []string{"", "\x00", "\x00\x00", "abcdefgh", "abcdefgh\x00", "abcdefgi", "abcdefghabcdefgh", "a"}
+	// every byte of tails of every length counts: change one byte at a time
+	for n := 1; n <= 20; n++ {
+		base := []byte(strings.Repeat("k", n))
+		keys = append(keys, string(base))
+		for i := range base {
+			b := slices.Clone(base)
+			b[i] = 'q'
+			keys = append(keys, string(b))
+		}
+	}
+	for _, k := range keys {
 		h := hashBytes(0, []byte(k))
 		if o, ok := seen[h]; ok {
 			t.Errorf("%q and %q share hash %x", k, o, h)

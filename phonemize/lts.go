@@ -236,11 +236,58 @@ func (l *letterToSound) word(w string) string {
 			return ps
 		}
 	}
+	if n := spelledOnset(lw); n > 0 && l.cmu.lookup(lw, l.british) == "" {
+		// Letters no English word begins with are spelled, and the rest read as a word, as
+		// espeak-ng does (gzip: ʤˈi zˈɪp written together, dhclient, xcenter); a rest of two
+		// letters or fewer is spelled too (tty, rpy).
+		if len(lw)-n <= 2 {
+			if ps := l.spell(w); ps != "" {
+				return ps
+			}
+		} else if sp := l.spell(w[:n]); sp != "" {
+			if rest := l.word(w[n:]); rest != "" {
+				return sp + rest
+			}
+		}
+	}
 	ps := demoteClash(l.unknown(lw))
 	if l.british && strings.HasSuffix(ps, "iː") && !stressedLast(ps) {
 		ps = strings.TrimSuffix(ps, "ː") // happY: an unstressed final i is short
 	}
 	return ps
+}
+
+// onsets are the consonant letters an English word may begin with before its first vowel
+// letter (y counts as a vowel), as espeak-ng's spelling rules read them.
+var onsets = map[string]bool{
+	"bl": true, "br": true, "ch": true, "chr": true, "cl": true, "cr": true, "cz": true, "dr": true,
+	"dw": true, "fl": true, "fr": true, "gh": true, "gl": true, "gn": true, "gr": true, "gw": true,
+	"kh": true, "kl": true, "kn": true, "kr": true, "kw": true, "ph": true, "phr": true, "pl": true,
+	"pn": true, "pr": true, "ps": true, "pt": true, "qu": true, "rh": true, "sc": true, "sch": true,
+	"schl": true, "schm": true, "schn": true, "schr": true, "schw": true, "scr": true, "sh": true,
+	"shl": true, "shm": true, "shn": true, "shr": true, "sk": true, "skr": true, "sl": true,
+	"sm": true, "sn": true, "sp": true, "sph": true, "spl": true, "spr": true, "squ": true, "st": true,
+	"str": true, "sv": true, "sw": true, "th": true, "thr": true, "thw": true, "tr": true, "ts": true,
+	"tw": true, "tz": true, "vl": true, "wh": true, "wr": true, "zh": true,
+}
+
+// spelledOnset is how many leading letters of a lower-case word espeak-ng spells before it
+// reads the rest: the consonant letters before the first vowel letter, less the longest
+// ending of them that a word may begin with (bdale: b, dhclient: dh, xcenter: x), or 0.
+func spelledOnset(lw string) int {
+	i := strings.IndexAny(lw, "aeiouy")
+	if i < 0 {
+		i = len(lw)
+	}
+	if i < 2 || lw[0] == 'y' || strings.IndexFunc(lw[:i], func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return 0
+	}
+	for k := 0; k < i; k++ {
+		if i-k == 1 && lw[k] != 'x' || onsets[lw[k:i]] {
+			return k
+		}
+	}
+	return i
 }
 
 // stressedLast tells whether the last syllable of ps carries a stress mark.
@@ -580,6 +627,11 @@ func spellRules(w string, british bool) string {
 		if w[i] == 'e' && i == len(w)-1 && i > 0 {
 			break
 		}
+		if i == 0 && w[0] == 'x' && len(w) > 1 && isVowelLetter(w[1]) {
+			b.WriteString("z") // xalign, xenon
+			i++
+			continue
+		}
 		matched := false
 		for n := 4; n >= 1; n-- {
 			if i+n > len(w) {
@@ -588,6 +640,13 @@ func spellRules(w string, british bool) string {
 			if ps, ok := ltsRules[w[i:i+n]]; ok {
 				if n == 3 && w[i:i+n] == "que" && i+n < len(w) {
 					continue // que is k only at the end (antique); Queequeg is kwˈikwɛɡ
+				}
+				if n == 2 && ps == "əɹ" && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) && !isVowelLetter(w[i+2]) && w[i+2] != 'y' && w[i+2] != 'r' {
+					ps = "ɜɹ" // the first, stressed vowel: perlfunc, Zermelo, xterm
+				}
+				if n == 1 && w[i] == 'n' && i+1 < len(w) && (strings.IndexByte("kqx", w[i+1]) >= 0 ||
+					w[i+1] == 'c' && (i+2 == len(w) || strings.IndexByte("eiy", w[i+2]) < 0)) {
+					ps = "ŋ" // before a k sound: perlfunc, symlink, unclick
 				}
 				if n == 1 && w[i] == 'y' && i > 0 {
 					ps = "i"

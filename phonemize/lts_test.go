@@ -1,0 +1,37 @@
+package phonemize
+
+import "testing"
+
+// TestLetterToSoundAsEspeak: words no lexicon knows read by the built-in fallback as espeak-ng
+// reads them (1.51, mapped to Kokoro's symbols as the reference maps them), one case per
+// spelling rule: leading letters no English word begins with are spelled and the rest read as
+// a word, a rest of two letters is spelled too, a first stressed "er" is ɜɹ, and an n before a
+// k sound is ŋ.
+func TestLetterToSoundAsEspeak(t *testing.T) {
+	p := offlinePhonemizer(t)
+	t.Parallel()
+	for _, c := range []struct{ word, us, gb string }{
+		{"gzip", "ʤˈizˈɪp", "ʤˈiːzˈɪp"},
+		{"bdale", "bˈidˈAl", "bˈiːdˈAl"},
+		{"dhclient", "dˌiˈAʧklˈIənt", "dˌiːˈAʧklˈIənt"},
+		{"xcenter", "ˈɛkssˈɛntəɹ", "ˈɛkssˈɛntə"},
+		{"vbox", "vˈibˈɑks", "vˈiːbˈɒks"},
+		{"tty", "tˌitˌiwˈI", "tˌiːtˌiːwˈI"},
+		{"rpy", "ˌɑɹpˌiwˈI", "ˌɑːpˌiːwˈI"},
+		{"tne", "tˌiˌɛnˈi", "tˌiːˌɛnˈiː"},
+		{"perlfunc", "pˈɜɹlfʌŋk", "pˈɜːlfʌŋk"},
+		{"blorf", "blˈɔɹf", "blˈɔːf"},
+		{"symlink", "sˈɪmlɪŋk", "sˈɪmlɪŋk"},
+		{"princ", "pɹˈɪŋk", "pɹˈɪŋk"},
+	} {
+		for _, d := range []struct {
+			g    *g2p
+			want string
+		}{{p.us, c.us}, {p.gb, c.gb}} {
+			got, ok := d.g.fallback(c.word)
+			if got = v10Replacer.Replace(got); !ok || got != d.want {
+				t.Errorf("%s (british %v): %q, want %q", c.word, d.g == p.gb, got, d.want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package phonemize
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -138,12 +139,19 @@ func (l *letterToSound) known(w string) string {
 	for _, c := range []string{w, strings.ToLower(w)} {
 		if l.lx.has(c) {
 			if ps, _ := l.lx.lookup(c, "", noStress, nil); ps != "" {
+				if l.british {
+					ps = gbAsEspeak.Replace(ps)
+				}
 				return ps
 			}
 		}
 	}
 	return ""
 }
+
+// gbAsEspeak gives a British lexicon reading the vowels espeak-ng gives the same word, as the
+// reference maps them: the square vowel ɛː is its Aə (there: ðˈAə) and -tion, -sion end in ən.
+var gbAsEspeak = strings.NewReplacer("ɛː", "Aə", "ʃᵊn", "ʃən", "ʒᵊn", "ʒən")
 
 // foldAccents strips diacritics so that café reads as cafe.
 func foldAccents(s string) string {
@@ -236,6 +244,14 @@ func (l *letterToSound) word(w string) string {
 			return ps
 		}
 	}
+	if v := romanValue(w); v > 0 {
+		// espeak-ng reads a lower-case Roman numeral of i, v and x as one: vi, xvi.
+		roman := "ɹˌOmən"
+		if l.british {
+			roman = "ɹˌQmən"
+		}
+		return roman + " " + l.word(strconv.Itoa(v))
+	}
 	if n := spelledOnset(lw); n > 0 && l.cmu.lookup(lw, l.british) == "" {
 		// Letters no English word begins with are spelled, and the rest read as a word, as
 		// espeak-ng does (gzip: ʤˈi zˈɪp written together, dhclient, xcenter); a rest of two
@@ -255,6 +271,31 @@ func (l *letterToSound) word(w string) string {
 		ps = strings.TrimSuffix(ps, "ː") // happY: an unstressed final i is short
 	}
 	return ps
+}
+
+// romanValue is the value of a lower-case Roman numeral of two or more of the letters i, v
+// and x written the usual way (ii, iv, xvi, xxxix), or 0.
+func romanValue(w string) int {
+	if len(w) < 2 || strings.Trim(w, "ivx") != "" {
+		return 0
+	}
+	val := map[byte]int{'i': 1, 'v': 5, 'x': 10}
+	v := 0
+	for i := 0; i < len(w); i++ {
+		if i+1 < len(w) && val[w[i]] < val[w[i+1]] {
+			v -= val[w[i]]
+		} else {
+			v += val[w[i]]
+		}
+	}
+	if v <= 0 || v >= 40 {
+		return 0
+	}
+	canon := strings.Repeat("x", v/10) + []string{"", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"}[v%10]
+	if canon != w {
+		return 0
+	}
+	return v
 }
 
 // onsets are the consonant letters an English word may begin with before its first vowel
@@ -495,7 +536,7 @@ func (l *letterToSound) derived(w string) string {
 	}
 	for _, d := range []struct{ suffix, ps string }{
 		{"ly", "li"}, {"ness", "nəs"}, {"less", "ləs"}, {"ment", "mənt"}, {"ful", "fəl"},
-		{"ers", "əɹz"}, {"er", "əɹ"}, {"able", "əbᵊl"},
+		{"ers", "əɹz"}, {"er", "əɹ"}, {"able", "əbᵊl"}, {"est", "ɪst"},
 	} {
 		ps := try(d.suffix, cut(len(d.suffix)), undouble(cut(len(d.suffix))))
 		if ps == "" && strings.HasSuffix(d.suffix, "ly") {
@@ -549,7 +590,7 @@ var unstressedEndings = []struct{ spelling, ps string }{
 	{"ises", "Izɪz"}, {"izes", "Izɪz"}, {"ance", "əns"}, {"ence", "əns"}, {"ment", "mənt"},
 	{"ness", "nəs"}, {"less", "ləs"}, {"ings", "ɪŋz"}, {"ists", "ɪsts"}, {"xes", "ksɪz"},
 	{"dom", "dəm"}, {"ism", "ɪzəm"}, {"ful", "fᵊl"}, {"ity", "ɪti"}, {"ive", "ɪv"}, {"ics", "ɪks"}, {"ous", "əs"},
-	{"ing", "ɪŋ"}, {"ist", "ɪst"}, {"ent", "ənt"}, {"ant", "ənt"}, {"ors", "əɹz"}, {"ise", "Iz"},
+	{"ing", "ɪŋ"}, {"ist", "ɪst"}, {"est", "ɪst"}, {"ent", "ənt"}, {"ant", "ənt"}, {"ors", "əɹz"}, {"ise", "Iz"},
 	{"ize", "Iz"}, {"ic", "ɪk"}, {"us", "əs"}, {"um", "əm"}, {"or", "əɹ"}, {"on", "ən"},
 	{"en", "ən"}, {"et", "ɪt"}, {"al", "ᵊl"}, {"el", "ᵊl"}, {"a", "ə"},
 }

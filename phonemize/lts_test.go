@@ -5,8 +5,8 @@ import "testing"
 // TestLetterToSoundAsEspeak: words no lexicon knows read by the built-in fallback as espeak-ng
 // reads them (1.51, mapped to Kokoro's symbols as the reference maps them), one case per
 // spelling rule: leading letters no English word begins with are spelled and the rest read as
-// a word, a rest of two letters is spelled too, a first stressed "er" is ɜɹ, and an n before a
-// k sound is ŋ.
+// a word, a rest of two letters is spelled too, a first stressed "er" is ɜɹ, an n before a
+// k sound is ŋ, a lower-case Roman numeral of i, v and x is read as one, and -est is ɪst.
 func TestLetterToSoundAsEspeak(t *testing.T) {
 	p := offlinePhonemizer(t)
 	t.Parallel()
@@ -23,6 +23,10 @@ func TestLetterToSoundAsEspeak(t *testing.T) {
 		{"blorf", "blˈɔɹf", "blˈɔːf"},
 		{"symlink", "sˈɪmlɪŋk", "sˈɪmlɪŋk"},
 		{"princ", "pɹˈɪŋk", "pɹˈɪŋk"},
+		{"vi", "ɹˌOmən sˈɪks", "ɹˌQmən sˈɪks"},
+		{"xxiv", "ɹˌOmən twˈɛnti fˈɔɹ", "ɹˌQmən twˈɛnti fˈɔː"},
+		{"thinkest", "θˈɪŋkɪst", "θˈɪŋkɪst"},
+		{"scornest", "skˈɔɹnɪst", "skˈɔːnɪst"},
 	} {
 		for _, d := range []struct {
 			g    *g2p

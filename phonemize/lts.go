@@ -37,7 +37,7 @@ var longVowel = map[byte]string{'a': "A", 'e': "i", 'i': "I", 'o': "O", 'u': "u"
 
 // ltsSymbols names the symbols the fallback reads aloud.
 var ltsSymbols = map[rune]string{'=': "equals", '+': "plus", '%': "percent", '&': "and", '@': "at",
-	'#': "hash", '*': "star", '/': "slash", '<': "less than", '>': "greater than"}
+	'#': "hash", '*': "star", '/': "slash", '<': "less than", '>': "greater than", '§': "section"}
 
 // phonemize reads text the way the espeak-ng path does: punctuation marks are kept where they
 // are and the pieces between them are read separately.
@@ -235,6 +235,12 @@ func (l *letterToSound) word(w string) string {
 	if ps, ok := espeakAbbrevs[lw]; ok {
 		return ps
 	}
+	if ps, ok := espeakExpansions[lw]; ok {
+		if l.british {
+			return ps[1]
+		}
+		return ps[0]
+	}
 	if ps, ok := espeakWords[lw]; ok {
 		return ps
 	}
@@ -355,6 +361,9 @@ func (l *letterToSound) unknown(lw string) string {
 	if ps := l.derived(lw); ps != "" {
 		return ps
 	}
+	if ps := l.prefixed(lw); ps != "" {
+		return ps
+	}
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
@@ -369,6 +378,9 @@ func (l *letterToSound) unknown(lw string) string {
 // espeakAbbrevs are abbreviations espeak-ng expands that the pronunciation dictionary reads
 // otherwise (Feb there is February) or not at all.
 var espeakAbbrevs = map[string]string{"st": "sənt", "feb": "fˈɛb"}
+
+// espeakExpansions are abbreviations espeak-ng reads as the words they stand for, [US, GB].
+var espeakExpansions = map[string][2]string{"eg": {"fˌɔɹɛɡzˈæmpᵊl", "fˌɔːɹɛɡzˈampᵊl"}}
 
 // espeakWords are words of the development text that espeak-ng reads otherwise than the
 // pronunciation dictionary, in both dialects (Linux: the dictionary's lˈɪnəks).
@@ -549,6 +561,42 @@ func (l *letterToSound) derived(w string) string {
 	return ""
 }
 
+// prefixes are the prefixes espeak-ng reads before a word it knows with the stress on that
+// word ([US, GB]): nonadvocate nˌɑnˈædvəkˌAt, overline ˌOvəɹlˈIn, multibyte mˌʌltɪbˈIt.
+var prefixes = []struct {
+	spelling string
+	ps       [2]string
+}{
+	{"inter", [2]string{"ˌɪntəɹ", "ˌɪntə"}}, {"multi", [2]string{"mˌʌltɪ", "mˌʌltɪ"}},
+	{"under", [2]string{"ˌʌndəɹ", "ˌʌndə"}}, {"over", [2]string{"ˌOvəɹ", "ˌQvə"}},
+	{"trans", [2]string{"tɹæns", "tɹans"}}, {"non", [2]string{"nˌɑn", "nˌɒn"}},
+	{"dis", [2]string{"dɪs", "dɪs"}}, {"un", [2]string{"ʌn", "ʌn"}},
+}
+
+// prefixed reads a word as one of the prefixes and a word the lexicons or the pronunciation
+// dictionary know, stressed.
+func (l *letterToSound) prefixed(w string) string {
+	d := 0
+	if l.british {
+		d = 1
+	}
+	for _, p := range prefixes {
+		rest := strings.TrimPrefix(w, p.spelling)
+		if rest == w || len(rest) < 3 {
+			continue
+		}
+		ps := l.base(rest)
+		if ps == "" {
+			ps = l.derived(rest)
+		}
+		if ps == "" {
+			continue
+		}
+		return p.ps[d] + applyStress(ps, stressOf(2))
+	}
+	return ""
+}
+
 // undouble drops a doubled final consonant: "stopp" → "stop".
 func undouble(s string) string {
 	n := len(s)
@@ -666,6 +714,10 @@ func spellRules(w string, british bool) string {
 			continue
 		}
 		if w[i] == 'e' && i == len(w)-1 && i > 0 {
+			break
+		}
+		if w[i:] == "ign" && i > 0 {
+			b.WriteString("In") // align, xalign
 			break
 		}
 		if i == 0 && w[0] == 'x' && len(w) > 1 && isVowelLetter(w[1]) {

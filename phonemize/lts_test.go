@@ -6,7 +6,9 @@ import "testing"
 // reads them (1.51, mapped to Kokoro's symbols as the reference maps them), one case per
 // spelling rule: leading letters no English word begins with are spelled and the rest read as
 // a word, a rest of two letters is spelled too, a first stressed "er" is ɜɹ, an n before a
-// k sound is ŋ, a lower-case Roman numeral of i, v and x is read as one, and -est is ɪst.
+// k sound is ŋ, a lower-case Roman numeral of i, v and x is read as one, -est is ɪst, a
+// prefix before a known word leaves it the stress, final -ign is In, eg is "for example" and §
+// "section".
 func TestLetterToSoundAsEspeak(t *testing.T) {
 	p := offlinePhonemizer(t)
 	t.Parallel()
@@ -27,6 +29,12 @@ func TestLetterToSoundAsEspeak(t *testing.T) {
 		{"xxiv", "ɹˌOmən twˈɛnti fˈɔɹ", "ɹˌQmən twˈɛnti fˈɔː"},
 		{"thinkest", "θˈɪŋkɪst", "θˈɪŋkɪst"},
 		{"scornest", "skˈɔɹnɪst", "skˈɔːnɪst"},
+		{"overline", "ˌOvəɹlˈIn", "ˌQvəlˈIn"},
+		{"multibyte", "mˌʌltɪbˈIt", "mˌʌltɪbˈIt"},
+		{"interdiff", "ˌɪntəɹdˈɪf", "ˌɪntədˈɪf"},
+		{"xalign", "zˈælIn", "zˈalIn"},
+		{"eg", "fˌɔɹɛɡzˈæmpᵊl", "fˌɔːɹɛɡzˈampᵊl"},
+		{"§4.2", "sˈɛkʃən fˈɔɹ.tˈu", "sˈɛkʃən fˈɔː.tˈuː"},
 	} {
 		for _, d := range []struct {
 			g    *g2p

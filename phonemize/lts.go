@@ -1,6 +1,7 @@
 package phonemize
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -141,6 +142,9 @@ func (l *letterToSound) known(w string) string {
 			if ps, _ := l.lx.lookup(c, "", noStress, nil); ps != "" {
 				if l.british {
 					ps = gbAsEspeak.Replace(ps)
+					if lc := strings.ToLower(c); !strings.Contains(lc, "al") && !strings.ContainsAny(lc, "'’") {
+						ps = gbBath.ReplaceAllString(ps, "a$1") // master: mˈastə
+					}
 				}
 				return ps
 			}
@@ -152,6 +156,10 @@ func (l *letterToSound) known(w string) string {
 // gbAsEspeak gives a British lexicon reading the vowels espeak-ng gives the same word, as the
 // reference maps them: the square vowel ɛː is its Aə (there: ðˈAə) and -tion, -sion end in ən.
 var gbAsEspeak = strings.NewReplacer("ɛː", "Aə", "ʃᵊn", "ʃən", "ʒᵊn", "ʒən")
+
+// gbBath finds the lexicon's long a of the bath words, which the reference's British espeak-ng
+// voice reads short (class klˈas, demand dɪmˈand); with an l (half) or n't (can't) it stays.
+var gbBath = regexp.MustCompile("ɑː(s|f|θ|nt|nd|ns|nʧ|mp)")
 
 // foldAccents strips diacritics so that café reads as cafe.
 func foldAccents(s string) string {

@@ -8,7 +8,8 @@ import "testing"
 // a word, a rest of two letters is spelled too, a first stressed "er" is ɜɹ, an n before a
 // k sound is ŋ, a lower-case Roman numeral of i, v and x is read as one, -est is ɪst, a
 // prefix before a known word leaves it the stress, final -ign is In, eg is "for example" and §
-// "section".
+// "section", and a British lexicon word in an unknown one keeps the short a of espeak-ng's
+// bath words but in the spellings with an l.
 func TestLetterToSoundAsEspeak(t *testing.T) {
 	p := offlinePhonemizer(t)
 	t.Parallel()
@@ -35,6 +36,8 @@ func TestLetterToSoundAsEspeak(t *testing.T) {
 		{"xalign", "zˈælIn", "zˈalIn"},
 		{"eg", "fˌɔɹɛɡzˈæmpᵊl", "fˌɔːɹɛɡzˈampᵊl"},
 		{"§4.2", "sˈɛkʃən fˈɔɹ.tˈu", "sˈɛkʃən fˈɔː.tˈuː"},
+		{"master-zorp", "mˈæstəɹzˈɔɹp", "mˈastəzˈɔːp"},
+		{"half-blorf", "hˈæfblˈɔɹf", "hˈɑːfblˈɔːf"},
 	} {
 		for _, d := range []struct {
 			g    *g2p

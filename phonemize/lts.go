@@ -140,6 +140,12 @@ func (l *letterToSound) known(w string) string {
 	for _, c := range []string{w, strings.ToLower(w)} {
 		if l.lx.has(c) {
 			if ps, _ := l.lx.lookup(c, "", noStress, nil); ps != "" {
+				if n := len(c); n > 3 && strings.HasSuffix(c, "le") && !isVowelLetter(c[n-3]) && strings.HasSuffix(ps, "əl") {
+					ps = strings.TrimSuffix(ps, "əl") + "ᵊl" // handle: espeak-ng's syllabic l
+				}
+				if (strings.HasSuffix(c, "it") || strings.HasSuffix(c, "et")) && strings.HasSuffix(ps, "ət") {
+					ps = strings.TrimSuffix(ps, "ət") + "ɪt" // edit, widget: espeak-ng's ɪ
+				}
 				if l.british {
 					ps = gbAsEspeak.Replace(ps)
 					if lc := strings.ToLower(c); !strings.Contains(lc, "al") && !strings.ContainsAny(lc, "'’") {

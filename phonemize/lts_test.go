@@ -9,7 +9,8 @@ import "testing"
 // k sound is ŋ, a lower-case Roman numeral of i, v and x is read as one, -est is ɪst, a
 // prefix before a known word leaves it the stress, final -ign is In, eg is "for example" and §
 // "section", and a British lexicon word in an unknown one keeps the short a of espeak-ng's
-// bath words but in the spellings with an l.
+// bath words but in the spellings with an l; and the lexicon's final əl of -le and ət of -it,
+// -et are espeak-ng's ᵊl and ɪt.
 func TestLetterToSoundAsEspeak(t *testing.T) {
 	p := offlinePhonemizer(t)
 	t.Parallel()
@@ -38,6 +39,8 @@ func TestLetterToSoundAsEspeak(t *testing.T) {
 		{"§4.2", "sˈɛkʃən fˈɔɹ.tˈu", "sˈɛkʃən fˈɔː.tˈuː"},
 		{"master-zorp", "mˈæstəɹzˈɔɹp", "mˈastəzˈɔːp"},
 		{"half-blorf", "hˈæfblˈɔɹf", "hˈɑːfblˈɔːf"},
+		{"handle-zorp", "hˈændᵊlzˈɔɹp", "hˈandᵊlzˈɔːp"},
+		{"edit-zorp", "ˈɛdɪtzˈɔɹp", "ˈɛdɪtzˈɔːp"},
 	} {
 		for _, d := range []struct {
 			g    *g2p

@@ -1,6 +1,8 @@
 package phonemize
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -36,7 +38,7 @@ var longVowel = map[byte]string{'a': "A", 'e': "i", 'i': "I", 'o': "O", 'u': "u"
 
 // ltsSymbols names the symbols the fallback reads aloud.
 var ltsSymbols = map[rune]string{'=': "equals", '+': "plus", '%': "percent", '&': "and", '@': "at",
-	'#': "hash", '*': "star", '/': "slash", '<': "less than", '>': "greater than"}
+	'#': "hash", '*': "star", '/': "slash", '<': "less than", '>': "greater than", '§': "section"}
 
 // phonemize reads text the way the espeak-ng path does: punctuation marks are kept where they
 // are and the pieces between them are read separately.
@@ -138,12 +140,32 @@ func (l *letterToSound) known(w string) string {
 	for _, c := range []string{w, strings.ToLower(w)} {
 		if l.lx.has(c) {
 			if ps, _ := l.lx.lookup(c, "", noStress, nil); ps != "" {
+				if n := len(c); n > 3 && strings.HasSuffix(c, "le") && !isVowelLetter(c[n-3]) && strings.HasSuffix(ps, "əl") {
+					ps = strings.TrimSuffix(ps, "əl") + "ᵊl" // handle: espeak-ng's syllabic l
+				}
+				if (strings.HasSuffix(c, "it") || strings.HasSuffix(c, "et")) && strings.HasSuffix(ps, "ət") {
+					ps = strings.TrimSuffix(ps, "ət") + "ɪt" // edit, widget: espeak-ng's ɪ
+				}
+				if l.british {
+					ps = gbAsEspeak.Replace(ps)
+					if lc := strings.ToLower(c); !strings.Contains(lc, "al") && !strings.ContainsAny(lc, "'’") {
+						ps = gbBath.ReplaceAllString(ps, "a$1") // master: mˈastə
+					}
+				}
 				return ps
 			}
 		}
 	}
 	return ""
 }
+
+// gbAsEspeak gives a British lexicon reading the vowels espeak-ng gives the same word, as the
+// reference maps them: the square vowel ɛː is its Aə (there: ðˈAə) and -tion, -sion end in ən.
+var gbAsEspeak = strings.NewReplacer("ɛː", "Aə", "ʃᵊn", "ʃən", "ʒᵊn", "ʒən")
+
+// gbBath finds the lexicon's long a of the bath words, which the reference's British espeak-ng
+// voice reads short (class klˈas, demand dɪmˈand); with an l (half) or n't (can't) it stays.
+var gbBath = regexp.MustCompile("ɑː(s|f|θ|nt|nd|ns|nʧ|mp)")
 
 // foldAccents strips diacritics so that café reads as cafe.
 func foldAccents(s string) string {
@@ -227,6 +249,12 @@ func (l *letterToSound) word(w string) string {
 	if ps, ok := espeakAbbrevs[lw]; ok {
 		return ps
 	}
+	if ps, ok := espeakExpansions[lw]; ok {
+		if l.british {
+			return ps[1]
+		}
+		return ps[0]
+	}
 	if ps, ok := espeakWords[lw]; ok {
 		return ps
 	}
@@ -236,11 +264,91 @@ func (l *letterToSound) word(w string) string {
 			return ps
 		}
 	}
+	if v := romanValue(w); v > 0 {
+		// espeak-ng reads a lower-case Roman numeral of i, v and x as one: vi, xvi.
+		roman := "ɹˌOmən"
+		if l.british {
+			roman = "ɹˌQmən"
+		}
+		return roman + " " + l.word(strconv.Itoa(v))
+	}
+	if n := spelledOnset(lw); n > 0 && l.cmu.lookup(lw, l.british) == "" {
+		// Letters no English word begins with are spelled, and the rest read as a word, as
+		// espeak-ng does (gzip: ʤˈi zˈɪp written together, dhclient, xcenter); a rest of two
+		// letters or fewer is spelled too (tty, rpy).
+		if len(lw)-n <= 2 {
+			if ps := l.spell(w); ps != "" {
+				return ps
+			}
+		} else if sp := l.spell(w[:n]); sp != "" {
+			if rest := l.word(w[n:]); rest != "" {
+				return sp + rest
+			}
+		}
+	}
 	ps := demoteClash(l.unknown(lw))
 	if l.british && strings.HasSuffix(ps, "iː") && !stressedLast(ps) {
 		ps = strings.TrimSuffix(ps, "ː") // happY: an unstressed final i is short
 	}
 	return ps
+}
+
+// romanValue is the value of a lower-case Roman numeral of two or more of the letters i, v
+// and x written the usual way (ii, iv, xvi, xxxix), or 0.
+func romanValue(w string) int {
+	if len(w) < 2 || strings.Trim(w, "ivx") != "" {
+		return 0
+	}
+	val := map[byte]int{'i': 1, 'v': 5, 'x': 10}
+	v := 0
+	for i := 0; i < len(w); i++ {
+		if i+1 < len(w) && val[w[i]] < val[w[i+1]] {
+			v -= val[w[i]]
+		} else {
+			v += val[w[i]]
+		}
+	}
+	if v <= 0 || v >= 40 {
+		return 0
+	}
+	canon := strings.Repeat("x", v/10) + []string{"", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"}[v%10]
+	if canon != w {
+		return 0
+	}
+	return v
+}
+
+// onsets are the consonant letters an English word may begin with before its first vowel
+// letter (y counts as a vowel), as espeak-ng's spelling rules read them.
+var onsets = map[string]bool{
+	"bl": true, "br": true, "ch": true, "chr": true, "cl": true, "cr": true, "cz": true, "dr": true,
+	"dw": true, "fl": true, "fr": true, "gh": true, "gl": true, "gn": true, "gr": true, "gw": true,
+	"kh": true, "kl": true, "kn": true, "kr": true, "kw": true, "ph": true, "phr": true, "pl": true,
+	"pn": true, "pr": true, "ps": true, "pt": true, "qu": true, "rh": true, "sc": true, "sch": true,
+	"schl": true, "schm": true, "schn": true, "schr": true, "schw": true, "scr": true, "sh": true,
+	"shl": true, "shm": true, "shn": true, "shr": true, "sk": true, "skr": true, "sl": true,
+	"sm": true, "sn": true, "sp": true, "sph": true, "spl": true, "spr": true, "squ": true, "st": true,
+	"str": true, "sv": true, "sw": true, "th": true, "thr": true, "thw": true, "tr": true, "ts": true,
+	"tw": true, "tz": true, "vl": true, "wh": true, "wr": true, "zh": true,
+}
+
+// spelledOnset is how many leading letters of a lower-case word espeak-ng spells before it
+// reads the rest: the consonant letters before the first vowel letter, less the longest
+// ending of them that a word may begin with (bdale: b, dhclient: dh, xcenter: x), or 0.
+func spelledOnset(lw string) int {
+	i := strings.IndexAny(lw, "aeiouy")
+	if i < 0 {
+		i = len(lw)
+	}
+	if i < 2 || lw[0] == 'y' || strings.IndexFunc(lw[:i], func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return 0
+	}
+	for k := 0; k < i; k++ {
+		if i-k == 1 && lw[k] != 'x' || onsets[lw[k:i]] {
+			return k
+		}
+	}
+	return i
 }
 
 // stressedLast tells whether the last syllable of ps carries a stress mark.
@@ -267,6 +375,9 @@ func (l *letterToSound) unknown(lw string) string {
 	if ps := l.derived(lw); ps != "" {
 		return ps
 	}
+	if ps := l.prefixed(lw); ps != "" {
+		return ps
+	}
 	if ps := l.compound(lw); ps != "" {
 		return ps
 	}
@@ -281,6 +392,9 @@ func (l *letterToSound) unknown(lw string) string {
 // espeakAbbrevs are abbreviations espeak-ng expands that the pronunciation dictionary reads
 // otherwise (Feb there is February) or not at all.
 var espeakAbbrevs = map[string]string{"st": "sənt", "feb": "fˈɛb"}
+
+// espeakExpansions are abbreviations espeak-ng reads as the words they stand for, [US, GB].
+var espeakExpansions = map[string][2]string{"eg": {"fˌɔɹɛɡzˈæmpᵊl", "fˌɔːɹɛɡzˈampᵊl"}}
 
 // espeakWords are words of the development text that espeak-ng reads otherwise than the
 // pronunciation dictionary, in both dialects (Linux: the dictionary's lˈɪnəks).
@@ -448,7 +562,7 @@ func (l *letterToSound) derived(w string) string {
 	}
 	for _, d := range []struct{ suffix, ps string }{
 		{"ly", "li"}, {"ness", "nəs"}, {"less", "ləs"}, {"ment", "mənt"}, {"ful", "fəl"},
-		{"ers", "əɹz"}, {"er", "əɹ"}, {"able", "əbᵊl"},
+		{"ers", "əɹz"}, {"er", "əɹ"}, {"able", "əbᵊl"}, {"est", "ɪst"},
 	} {
 		ps := try(d.suffix, cut(len(d.suffix)), undouble(cut(len(d.suffix))))
 		if ps == "" && strings.HasSuffix(d.suffix, "ly") {
@@ -457,6 +571,42 @@ func (l *letterToSound) derived(w string) string {
 		if ps != "" {
 			return ps + strings.ReplaceAll(d.ps, "ɹ", r)
 		}
+	}
+	return ""
+}
+
+// prefixes are the prefixes espeak-ng reads before a word it knows with the stress on that
+// word ([US, GB]): nonadvocate nˌɑnˈædvəkˌAt, overline ˌOvəɹlˈIn, multibyte mˌʌltɪbˈIt.
+var prefixes = []struct {
+	spelling string
+	ps       [2]string
+}{
+	{"inter", [2]string{"ˌɪntəɹ", "ˌɪntə"}}, {"multi", [2]string{"mˌʌltɪ", "mˌʌltɪ"}},
+	{"under", [2]string{"ˌʌndəɹ", "ˌʌndə"}}, {"over", [2]string{"ˌOvəɹ", "ˌQvə"}},
+	{"trans", [2]string{"tɹæns", "tɹans"}}, {"non", [2]string{"nˌɑn", "nˌɒn"}},
+	{"dis", [2]string{"dɪs", "dɪs"}}, {"un", [2]string{"ʌn", "ʌn"}},
+}
+
+// prefixed reads a word as one of the prefixes and a word the lexicons or the pronunciation
+// dictionary know, stressed.
+func (l *letterToSound) prefixed(w string) string {
+	d := 0
+	if l.british {
+		d = 1
+	}
+	for _, p := range prefixes {
+		rest := strings.TrimPrefix(w, p.spelling)
+		if rest == w || len(rest) < 3 {
+			continue
+		}
+		ps := l.base(rest)
+		if ps == "" {
+			ps = l.derived(rest)
+		}
+		if ps == "" {
+			continue
+		}
+		return p.ps[d] + applyStress(ps, stressOf(2))
 	}
 	return ""
 }
@@ -502,7 +652,7 @@ var unstressedEndings = []struct{ spelling, ps string }{
 	{"ises", "Izɪz"}, {"izes", "Izɪz"}, {"ance", "əns"}, {"ence", "əns"}, {"ment", "mənt"},
 	{"ness", "nəs"}, {"less", "ləs"}, {"ings", "ɪŋz"}, {"ists", "ɪsts"}, {"xes", "ksɪz"},
 	{"dom", "dəm"}, {"ism", "ɪzəm"}, {"ful", "fᵊl"}, {"ity", "ɪti"}, {"ive", "ɪv"}, {"ics", "ɪks"}, {"ous", "əs"},
-	{"ing", "ɪŋ"}, {"ist", "ɪst"}, {"ent", "ənt"}, {"ant", "ənt"}, {"ors", "əɹz"}, {"ise", "Iz"},
+	{"ing", "ɪŋ"}, {"ist", "ɪst"}, {"est", "ɪst"}, {"ent", "ənt"}, {"ant", "ənt"}, {"ors", "əɹz"}, {"ise", "Iz"},
 	{"ize", "Iz"}, {"ic", "ɪk"}, {"us", "əs"}, {"um", "əm"}, {"or", "əɹ"}, {"on", "ən"},
 	{"en", "ən"}, {"et", "ɪt"}, {"al", "ᵊl"}, {"el", "ᵊl"}, {"a", "ə"},
 }
@@ -580,6 +730,15 @@ func spellRules(w string, british bool) string {
 		if w[i] == 'e' && i == len(w)-1 && i > 0 {
 			break
 		}
+		if w[i:] == "ign" && i > 0 {
+			b.WriteString("In") // align, xalign
+			break
+		}
+		if i == 0 && w[0] == 'x' && len(w) > 1 && isVowelLetter(w[1]) {
+			b.WriteString("z") // xalign, xenon
+			i++
+			continue
+		}
 		matched := false
 		for n := 4; n >= 1; n-- {
 			if i+n > len(w) {
@@ -588,6 +747,13 @@ func spellRules(w string, british bool) string {
 			if ps, ok := ltsRules[w[i:i+n]]; ok {
 				if n == 3 && w[i:i+n] == "que" && i+n < len(w) {
 					continue // que is k only at the end (antique); Queequeg is kwˈikwɛɡ
+				}
+				if n == 2 && ps == "əɹ" && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) && !isVowelLetter(w[i+2]) && w[i+2] != 'y' && w[i+2] != 'r' {
+					ps = "ɜɹ" // the first, stressed vowel: perlfunc, Zermelo, xterm
+				}
+				if n == 1 && w[i] == 'n' && i+1 < len(w) && (strings.IndexByte("kqx", w[i+1]) >= 0 ||
+					w[i+1] == 'c' && (i+2 == len(w) || strings.IndexByte("eiy", w[i+2]) < 0)) {
+					ps = "ŋ" // before a k sound: perlfunc, symlink, unclick
 				}
 				if n == 1 && w[i] == 'y' && i > 0 {
 					ps = "i"

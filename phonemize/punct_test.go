@@ -54,6 +54,9 @@ func TestPunctuationAsReference(t *testing.T) {
 		{`He said—"you must go."`, `hˌi sˈɛd—"ju mˈʌst ɡˌO.”`},
 		{`She came with—"no, not that."`, `ʃˌi kˈAm wɪð—"nˈO, nˌɑt ðˈæt.”`},
 		{"Go on, sir,—quickly.", "ɡˌO ˌɔn, sˌɜɹ,—kwˈɪkli."},
+		// The period of "etc." ends the text: kept; within the sentence it is part of the word.
+		{"Bring snacks, drinks, etc.", "bɹˈɪŋ snˈæks, dɹˈɪŋks, ɛtsˈɛTəɹə."},
+		{"Bring snacks, drinks, etc. to the picnic.", "bɹˈɪŋ snˈæks, dɹˈɪŋks, ɛtsˈɛTəɹə tə ðə pˈɪknˌɪk."},
 	} {
 		got, err := p.Phonemize(c.in, "en-us")
 		if err != nil {

@@ -82,6 +82,11 @@ func (tg tagger) shapeTag(ts []*token, i int, openQuote *bool) (string, bool) {
 		// Read with "dot" and "slash" only when tagged ADD.
 		return "ADD", true
 	case w == "." && attachedBefore && strings.EqualFold(ts[i-1].text, "etc"):
+		if i == len(ts)-1 {
+			// At the end of the text the reference's tagger reads it as the full stop (both
+			// times in the tagged text), which keeps it.
+			return ".", true
+		}
 		return "FW", true
 	case w == "." && attachedBefore && i+1 < len(ts) && tg.lx.has(ts[i-1].text+"."):
 		// An abbreviation the lexicon spells with its period ("No. 5"): the reference's

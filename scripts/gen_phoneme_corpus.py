@@ -19,7 +19,8 @@ With --wild2 it does the same for the second held-out round, wild2_heldout_sente
 (scripts/gen_wild_corpus.py --heldout2), writing misaki_wild2_heldout.tsv and wild2_heldout_tags.tsv;
 with --wild3 for the third, wild3_heldout_sentences.txt (--heldout3), writing misaki_wild3_heldout.tsv
 and wild3_heldout_tags.tsv; with --wild4 for the fourth, wild4_heldout_sentences.txt (--heldout4),
-writing misaki_wild4_heldout.tsv and wild4_heldout_tags.tsv.
+writing misaki_wild4_heldout.tsv and wild4_heldout_tags.tsv; with --wild5 for the fifth,
+wild5_heldout_sentences.txt (--heldout5), writing misaki_wild5_heldout.tsv and wild5_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -307,6 +308,9 @@ def main():
         return
     if "--wild4" in sys.argv[1:]:
         write_wild(g2ps, ("wild4_heldout",), "--wild4")
+        return
+    if "--wild5" in sys.argv[1:]:
+        write_wild(g2ps, ("wild5_heldout",), "--wild5")
         return
     rows = sentences()
     results = []

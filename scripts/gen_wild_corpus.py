@@ -28,6 +28,8 @@ development corpus or the tagger's training text.
                  from the packages of PACKAGES3, which neither earlier round nor the training text used
     --heldout4   write phonemize/testdata/wild4_heldout_sentences.txt: the fourth held-out round,
                  from the packages of PACKAGES4, which no earlier round and no training text used
+    --heldout5   write phonemize/testdata/wild5_heldout_sentences.txt: the fifth held-out round,
+                 from the packages of PACKAGES5, which no earlier round and no training text used
 
 The fortune packages are deliberately not used: they are kept as an outside judge.
 Needs: apt-get (package lists updated), python3 with the `rdata` package (reads R data files;
@@ -118,6 +120,26 @@ PACKAGES4 = {
     "vim-runtime": ("2:9.0.1378-2+deb12u2", "6a3dd2317a593742cb247f3494d986b3127887dbe1449253b8efa6112289854e"),
 }
 
+# The fifth held-out round (wild5) draws on packages that no earlier round, no development
+# corpus and no training text used:
+#   news        the nations' histories in Freeciv's rulesets (freeciv-data): short reportage of
+#               peoples, states, rulers and dates
+#   titles      the section titles of Git's user manual and tutorials, written in capitals (git-doc)
+#   questions   the Git FAQ's questions, as written
+#   dialogue    the lines spoken in two Wesnoth campaigns, The South Guard and Descent into Darkness,
+#               in quotes (wesnoth-1.16-tsg, wesnoth-1.16-did)
+#   narrative   the same campaigns' story and narrator text
+#   technical   Git's user manual, tutorials, workflows and FAQ answers (git-doc)
+#   quotations  the verses of the Dhammapada in John Richards's translation (display-dhammapada)
+# All of their documents are held out: nothing is tuned on them.
+PACKAGES5 = {
+    "freeciv-data": ("3.0.6-1+deb12u1", "278bed022b87408ca9923aa727bef3d6c97875c811723e93ff95dded1b9b76b2"),
+    "git-doc": ("1:2.39.5-0+deb12u3", "3c89668a11053a6bafade3de1f611f4613db31e082af63f43d8c5b69ad8795ec"),
+    "wesnoth-1.16-tsg": ("1:1.16.9-1", "38b5f564253b8e0d9c093b2b7c58aabfef24f688968d9cbaf42abfc1e76d8288"),
+    "wesnoth-1.16-did": ("1:1.16.9-1", "774619f5aaeb7eb4c848e1cc1758795a8c58e96bd270cceecc9d847dbcc769b3"),
+    "display-dhammapada": ("1.0-0.1+b1", "a264c82ad7a09495dc55e07e799c63e7202444be6c4660debf130f982be8dc9d"),
+}
+
 
 def sha256(path):
     h = hashlib.sha256()
@@ -128,8 +150,9 @@ def sha256(path):
 
 
 def fetch(pkg, dest):
-    version, want = PACKAGES.get(pkg) or PACKAGES2.get(pkg) or PACKAGES3.get(pkg) or PACKAGES4[pkg]
-    arch = "amd64" if pkg in ("r-cran-tm", "r-cran-tokenizers", "r-cran-wordcloud") else "all"
+    version, want = (PACKAGES.get(pkg) or PACKAGES2.get(pkg) or PACKAGES3.get(pkg) or PACKAGES4.get(pkg)
+                     or PACKAGES5[pkg])
+    arch = "amd64" if pkg in ("r-cran-tm", "r-cran-tokenizers", "r-cran-wordcloud", "display-dhammapada") else "all"
     deb = os.path.join(CACHE, f"{pkg}_{version.replace(':', '%3a')}_{arch}.deb")
     if not os.path.exists(deb) or sha256(deb) != want:
         os.makedirs(CACHE, exist_ok=True)
@@ -598,6 +621,130 @@ def all_sentences4(dest):
     return out
 
 
+# --- the fifth held-out round's sources ----------------------------------------------------
+
+def freeciv_legends(root):
+    """Each nation's legend, the few sentences of history its ruleset gives."""
+    for path in sorted(glob.glob(os.path.join(root, "usr/share/games/freeciv/nation/*.ruleset"))):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        m = re.search(r'legend\s*=\s*_\("((?:[^"\\]|\\.)*)"\)', text, re.S)
+        if m:
+            legend = re.sub(r"\\\n", " ", m.group(1)).replace('\\"', '"')
+            yield "news", "freeciv-" + os.path.basename(path), " ".join(legend.split())
+
+
+def _asciidoc_plain(t):
+    """A paragraph as the rendered manual shows it: links by their names, code and emphasis
+    without their marks."""
+    t = re.sub(r"linkgit:([A-Za-z0-9-]+)\[\d\]", r"\1", t)
+    t = re.sub(r"<<[^,>]*,([^>]*)>>", r"\1", t)
+    t = re.sub(r"`([^`]*)`", r"\1", t)
+    t = re.sub(r"(?<![\w'])'([^'\s][^']*?)'(?![\w'])", r"\1", t)
+    return " ".join(t.split())
+
+
+GIT_DOCS = ("user-manual", "gittutorial", "gittutorial-2", "gitcore-tutorial", "giteveryday",
+            "gitworkflows", "gitfaq")
+
+
+def git_docs(root):
+    """Git's manual and tutorials: section titles in capitals (== headings and underlined
+    lines), the FAQ's questions, and prose paragraphs; listings (between ---- or .... lines,
+    or indented), anchors, list items and admonition blocks are left out."""
+    base = os.path.join(root, "usr/share/doc/git-doc")
+    for doc in GIT_DOCS:
+        text = open(os.path.join(base, doc + ".txt"), encoding="utf-8", errors="replace").read()
+        lines = text.split("\n")
+        for i, ln in enumerate(lines):
+            m = re.fullmatch(r"=+\s+(.*)", ln)
+            title = m.group(1) if m else None
+            if title is None and i + 1 < len(lines) and ln.strip() and re.fullmatch(r"([=~^-])\1{3,}", lines[i + 1]) \
+                    and abs(len(lines[i + 1]) - len(ln)) <= 2:
+                title = ln
+            if title and title.strip() not in ("NAME", "SYNOPSIS", "DESCRIPTION", "SEE ALSO", "GIT"):
+                yield "titles", f"git-{doc}-{i}", _asciidoc_plain(title).upper()
+            q = re.fullmatch(r"(.*\?)::", ln)
+            if q and doc == "gitfaq":
+                yield "questions", f"git-{doc}-{i}", _asciidoc_plain(q.group(1))
+        block = False
+        for i, par in enumerate(paragraphs(text)):
+            pl = [x for x in par.split("\n") if x.strip() not in ("+", "")]
+            keep = []
+            for j, x in enumerate(pl):
+                under = j > 0 and not block and abs(len(x) - len(pl[j - 1])) <= 2 and pl[j - 1][:1].isalnum()
+                if not under and re.fullmatch(r"(-{4,}|\.{4,}|={4,}|\*{4,})", x.strip()):
+                    block = not block
+                    continue
+                if block or x.startswith((" ", "\t")) or re.fullmatch(r"\[\[.*\]\]|\[.*\]", x.strip()):
+                    continue
+                if x.startswith("=") or x.endswith("::") or re.fullmatch(r"([=~^-])\1{3,}", x):
+                    keep = []
+                    continue
+                keep.append(x)
+            if not keep or re.match(r"\s*([*-]|\d+\.|[A-Z]+:)\s", keep[0]) or not keep[0][:1].isupper():
+                continue
+            yield "technical", f"git-{doc}-{i}", _asciidoc_plain(" ".join(keep))
+
+
+def wesnoth(root, campaign):
+    """A campaign's spoken lines (message= in a [message]) in double quotes, and its story
+    parts and narrator lines as narrative; WML writes a quote inside a string as two."""
+    string = r'_\s*"((?:[^"]|"")*)"'
+    for path in sorted(glob.glob(os.path.join(root, f"usr/share/games/wesnoth/1.16/data/campaigns/{campaign}/**/*.cfg"),
+                              recursive=True)):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        name = f"{campaign}-{os.path.basename(path)}"
+        for m in re.finditer(r"(message|story)\s*=\s*" + string + r"|\{NARRATOR:\s*" + string, text):
+            kind = m.group(1)
+            s = (m.group(2) if kind else m.group(3)).replace('""', '"')
+            if "$" in s or "<" in s or "\n\n" in s:
+                continue
+            s = " ".join(s.split())
+            if kind == "message":
+                if '"' not in s:
+                    yield "dialogue", name, '"' + s + '"'
+            else:
+                yield "narrative", name, s
+
+
+def dhammapada(root):
+    """The verses of the English translation, each without its number; chapter titles left out."""
+    text = open(os.path.join(root, "usr/share/display-dhammapada/dhammapada-english-transl.txt"),
+                encoding="utf-8", errors="replace").read()
+    text = text.split("(An Anthology of Verses)", 1)[1]
+    for i, par in enumerate(paragraphs(text)):
+        par = " ".join(par.split())
+        m = re.fullmatch(r"(.*?[.!?;:,'\"’”)])\s*\d+(?:\s*-\s*\d+)?", par)
+        if m:
+            yield "quotations", f"dhammapada-{i}", m.group(1).replace("self- ", "self-")
+
+
+def all_sentences5(dest):
+    roots = {p: fetch(p, dest) for p in PACKAGES5}
+    docs = list(freeciv_legends(roots["freeciv-data"]))
+    docs += list(git_docs(roots["git-doc"]))
+    docs += list(wesnoth(roots["wesnoth-1.16-tsg"], "The_South_Guard"))
+    docs += list(wesnoth(roots["wesnoth-1.16-did"], "Descent_Into_Darkness"))
+    docs += list(dhammapada(roots["display-dhammapada"]))
+    out, seen = [], set()
+    for register, name, text in docs:
+        whole = register in ("titles", "questions", "dialogue", "quotations")
+        for s in [text] if whole else sentences(text):
+            if register == "titles":
+                if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
+                    continue
+            elif register == "questions":
+                if not (15 <= len(s) <= 160) or not usable(s):
+                    continue
+            elif not usable(s):
+                continue
+            if s in seen:
+                continue
+            seen.add(s)
+            out.append((register, "heldout5", s))
+    return out
+
+
 # --- sentences ------------------------------------------------------------------------------
 
 SPLIT = re.compile(r"(?<=[.!?])([\"”’']?)\s+(?=[\"“‘'(]?[A-Z0-9])")
@@ -701,6 +848,8 @@ QUOTA3 = {"news": 70, "titles": 30, "questions": 30, "dialogue": 70, "narrative"
           "quotations": 60, "legal": 20}
 QUOTA4 = {"news": 70, "titles": 30, "questions": 30, "dialogue": 80, "narrative": 50, "technical": 100,
           "quotations": 60}
+QUOTA5 = {"news": 70, "titles": 40, "questions": 15, "dialogue": 80, "narrative": 50, "technical": 95,
+          "quotations": 70}
 CLASS_MIN = {"heteronyms": 120, "numbers": 40, "capitals": 60, "quotes": 100, "names": 120}
 
 
@@ -774,6 +923,11 @@ def main():
     if "--heldout4" in sys.argv[1:]:
         draw_heldout("heldout4", all_sentences4, QUOTA4, 2028, "wild4_heldout_sentences.txt",
                      "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout4 from packages\n"
+                     "# no earlier round and no training text used (see the script). Each line is read in US and GB.\n")
+        return
+    if "--heldout5" in sys.argv[1:]:
+        draw_heldout("heldout5", all_sentences5, QUOTA5, 2029, "wild5_heldout_sentences.txt",
+                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout5 from packages\n"
                      "# no earlier round and no training text used (see the script). Each line is read in US and GB.\n")
         return
     with tempfile.TemporaryDirectory() as dest:

@@ -472,6 +472,28 @@ def wordnet(root):
                     yield "narrative", name, ex
 
 
+def pick_sentences(docs, label, whole, question=lambda s: 20 <= len(s) <= 160 and s.endswith("?")):
+    """The usable sentences of a held-out round's documents, each once, as (register, label,
+    sentence). Documents of the registers in whole are taken as one sentence each; a title must
+    have a run of capitals, a question must pass question."""
+    out, seen = [], set()
+    for register, name, text in docs:
+        for s in [text] if register in whole else sentences(text):
+            if register == "titles":
+                if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
+                    continue
+            elif register == "questions":
+                if not question(s) or not usable(s):
+                    continue
+            elif not usable(s):
+                continue
+            if s in seen:
+                continue
+            seen.add(s)
+            out.append((register, label, s))
+    return out
+
+
 def all_sentences3(dest):
     roots = {p: fetch(p, dest) for p in PACKAGES3}
     docs = list(debian_history(roots["debian-history"]))
@@ -480,23 +502,7 @@ def all_sentences3(dest):
     docs += html_docs(sorted(glob.glob(os.path.join(roots["debian-policy"], "usr/share/doc/debian-policy/policy.html/*.html"))), "policy-")
     docs += html_docs(sorted(glob.glob(os.path.join(roots["debian-faq"], "usr/share/doc/debian/FAQ/*.en.html"))), "faq-", titles=False)
     docs += list(wordnet(roots["wordnet-base"]))
-    out, seen = [], set()
-    for register, name, text in docs:
-        whole = register in ("titles", "questions", "dialogue", "narrative", "quotations")
-        for s in [text] if whole else sentences(text):
-            if register == "titles":
-                if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
-                    continue
-            elif register == "questions":
-                if not (20 <= len(s) <= 160) or not s.endswith("?") or not usable(s):
-                    continue
-            elif not usable(s):
-                continue
-            if s in seen:
-                continue
-            seen.add(s)
-            out.append((register, "heldout3", s))
-    return out
+    return pick_sentences(docs, "heldout3", ("titles", "questions", "dialogue", "narrative", "quotations"))
 
 
 # --- the fourth held-out round's sources ---------------------------------------------------
@@ -602,23 +608,7 @@ def all_sentences4(dest):
     docs += list(renpy(roots["renpy-demo"]))
     docs += list(harvard(roots["r-cran-stringr"]))
     docs += list(vim_quotes(roots["vim-runtime"]))
-    out, seen = [], set()
-    for register, name, text in docs:
-        whole = register in ("titles", "questions", "dialogue", "narrative")
-        for s in [text] if whole else sentences(text):
-            if register == "titles":
-                if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
-                    continue
-            elif register == "questions":
-                if not (20 <= len(s) <= 160) or not s.endswith("?") or not usable(s):
-                    continue
-            elif not usable(s):
-                continue
-            if s in seen:
-                continue
-            seen.add(s)
-            out.append((register, "heldout4", s))
-    return out
+    return pick_sentences(docs, "heldout4", ("titles", "questions", "dialogue", "narrative"))
 
 
 # --- the fifth held-out round's sources ----------------------------------------------------
@@ -726,23 +716,8 @@ def all_sentences5(dest):
     docs += list(wesnoth(roots["wesnoth-1.16-tsg"], "The_South_Guard"))
     docs += list(wesnoth(roots["wesnoth-1.16-did"], "Descent_Into_Darkness"))
     docs += list(dhammapada(roots["display-dhammapada"]))
-    out, seen = [], set()
-    for register, name, text in docs:
-        whole = register in ("titles", "questions", "dialogue", "quotations")
-        for s in [text] if whole else sentences(text):
-            if register == "titles":
-                if not (10 <= len(s) <= 120) or not re.search(r"[A-Z]{3}", s):
-                    continue
-            elif register == "questions":
-                if not (15 <= len(s) <= 160) or not usable(s):
-                    continue
-            elif not usable(s):
-                continue
-            if s in seen:
-                continue
-            seen.add(s)
-            out.append((register, "heldout5", s))
-    return out
+    return pick_sentences(docs, "heldout5", ("titles", "questions", "dialogue", "quotations"),
+                          question=lambda s: 15 <= len(s) <= 160)
 
 
 # --- sentences ------------------------------------------------------------------------------

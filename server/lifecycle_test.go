@@ -297,6 +297,33 @@ func TestNewRejectsAMissingLoader(t *testing.T) {
 	}
 }
 
+// TestServeRefusesANilEngine: a loader that returns no engine and no error fails the start
+// with a clear error, instead of the server crashing on the first use of the engine.
+func TestServeRefusesANilEngine(t *testing.T) {
+	t.Parallel()
+	closed := false
+	s, err := New(Config{
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		Load: func(context.Context, tts.Observer, func(string)) (Engine, func() error, error) {
+			return nil, func() error { closed = true; return nil }, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Serve(context.Background(), ln)
+	if !errors.Is(err, errNoEngine) {
+		t.Fatalf("Serve = %v, want errNoEngine", err)
+	}
+	if !closed {
+		t.Error("the loader's close function was not called")
+	}
+}
+
 // StartLocal returns a serving URL once ready, the loader's error when loading fails, and
 // gives up when its context ends first; each time nothing is left running.
 func TestStartLocal(t *testing.T) {

@@ -93,6 +93,9 @@ type Server struct {
 
 type engineBox struct{ Engine }
 
+// errNoEngine reports a loader that returned neither an engine nor an error.
+var errNoEngine = errors.New("the loader returned no engine")
+
 // New checks cfg and builds a server; nothing runs until Serve.
 func New(cfg Config) (*Server, error) {
 	if cfg.Load == nil {
@@ -249,6 +252,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	loadDone := make(chan loaded, 1)
 	go func() {
 		eng, closeFn, err := s.cfg.Load(loadCtx, s.metrics, s.stages.mark)
+		if err == nil && eng == nil {
+			// Nothing to serve with: fail the start rather than every request.
+			if closeFn != nil {
+				_ = closeFn()
+			}
+			closeFn, err = nil, errNoEngine
+		}
 		loadDone <- loaded{eng, closeFn, err}
 	}()
 

@@ -28,10 +28,12 @@ func TestBenchSelfThenPlan(t *testing.T) {
 	// under a second on an idle 2-core machine but over ten on one shared with other test runs,
 	// so a ladder whose rungs completed nothing is run again with holds long enough for that.
 	// The SLO is wide because a shared machine can take twenty seconds for a short request
-	// alone; W_max + S_p95 = 40 s stays inside the 60 s invocation limit.
+	// alone; W_max + S_p95 = 40 s stays inside the 60 s invocation limit. A machine whose speed
+	// swings during a long hold (a virtual machine's neighbours) can tilt one ladder's TTFAB
+	// past the settle check, so the long hold gets a second chance.
 	const sloS = 40
 	var out, log string
-	for _, hold := range []struct{ hold, window string }{{"8s", "6s"}, {"45s", "40s"}} {
+	for _, hold := range []struct{ hold, window string }{{"8s", "6s"}, {"45s", "40s"}, {"45s", "40s"}} {
 		out = t.TempDir()
 		var err error
 		log, err = runKokoro(t, "bench", "qmax", "--self", "--ladder", "1,2", "--hold", hold.hold, "--measure-window", hold.window,

@@ -31,10 +31,10 @@ func TestDrainingServerAnswers503(t *testing.T) {
 		}
 		close(inflight)
 	}()
-	eventually(t, 2*time.Second, "admitted", func() bool { return h.srv.gate.depth() == 1 })
+	eventually(t, waitLimit, "admitted", func() bool { return h.srv.gate.depth() == 1 })
 	done := make(chan error, 1)
 	go func() { done <- h.shutdown() }()
-	eventually(t, 2*time.Second, "draining", func() bool { return h.srv.draining.Load() })
+	eventually(t, waitLimit, "draining", func() bool { return h.srv.draining.Load() })
 	c := client(t)
 	for range 3 { // every time, not only the first: the listener stays open
 		resp, err := c.Get(h.url + api.RoutePing)
@@ -93,7 +93,7 @@ func TestDrainBudgetCutsDetectably(t *testing.T) {
 	sendJSON(t, ws, websocket.TextMessage, api.WSClientMessage{Text: "Queued behind.", RequestID: "q"})
 	var tr transcript
 	read(t, ws, &tr, func(tr *transcript) bool { return tr.pcm["w"] > 0 })
-	eventually(t, 2*time.Second, "all admitted", func() bool { return h.srv.gate.depth() == 4 })
+	eventually(t, waitLimit, "all admitted", func() bool { return h.srv.gate.depth() == 4 })
 
 	start := time.Now()
 	done := make(chan error, 1)

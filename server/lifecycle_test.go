@@ -32,6 +32,11 @@ func sentences(n, letters int) string {
 }
 
 // eventually polls cond every 10 ms for up to d.
+// waitLimit bounds how long a test waits for a condition the server reaches in milliseconds when
+// the machine is idle. It is a ceiling, not a timing check: CI runs every package at once under
+// the race detector, and a starved scheduler has taken more than 2 s to admit 17 WebSocket messages.
+const waitLimit = 20 * time.Second
+
 func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
@@ -65,7 +70,7 @@ func TestClientDisconnectCancelsRemainingChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close() // mid-stream: the connection goes away with the body unread
-	eventually(t, 3*time.Second, "in-flight back to zero", idle(h))
+	eventually(t, waitLimit, "in-flight back to zero", idle(h))
 	calls := h.syn.calls.Load()
 	time.Sleep(200 * time.Millisecond)
 	if later := h.syn.calls.Load(); later != calls || calls >= n {
@@ -94,7 +99,7 @@ func TestSlowReaderIsCutOffByTheWriteTimeout(t *testing.T) {
 	eventually(t, 10*time.Second, "slow reader released", func() bool {
 		return testutil.ToFloat64(h.srv.Metrics().Requests.WithLabelValues(labelInvocations, OutcomeCancelled)) == 1
 	})
-	eventually(t, 3*time.Second, "server idle", idle(h))
+	eventually(t, waitLimit, "server idle", idle(h))
 	if calls := h.syn.calls.Load(); calls >= n {
 		t.Errorf("all %d chunks were synthesized for a client that never read", calls)
 	}
@@ -110,7 +115,7 @@ func TestSlowBodyGets408(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"text\":", api.RouteInvocations)
-	_ = conn.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_ = conn.SetReadDeadline(time.Now().Add(waitLimit))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatalf("no response to a stalled body: %v", err)
@@ -133,11 +138,12 @@ func TestSlowHeadersAreDropped(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\n", api.RouteInvocations)
-	_ = conn.SetReadDeadline(time.Now().Add(3 * time.Second))
-	start := time.Now()
+	_ = conn.SetReadDeadline(time.Now().Add(waitLimit))
+	// The server closing the connection ends ReadAll without an error; the read deadline
+	// passing first would return one.
 	_, err = io.ReadAll(conn)
-	if err != nil || time.Since(start) > 2*time.Second {
-		t.Errorf("connection with unfinished headers: %v after %v, want closed by the server", err, time.Since(start))
+	if err != nil {
+		t.Errorf("connection with unfinished headers: %v, want closed by the server", err)
 	}
 }
 
@@ -154,7 +160,7 @@ func TestShutdownDrainsInFlightRequests(t *testing.T) {
 	}
 	serveDone := make(chan error, 1)
 	go func() { serveDone <- h.shutdown() }()
-	eventually(t, 2*time.Second, "draining", func() bool { return h.srv.draining.Load() })
+	eventually(t, waitLimit, "draining", func() bool { return h.srv.draining.Load() })
 	if _, err := net.DialTimeout("tcp", strings.TrimPrefix(h.url, "http://"), time.Second); err == nil {
 		// The listener may close a moment after draining is flagged; a connection that gets
 		// through must still be refused work.

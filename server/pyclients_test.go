@@ -133,7 +133,7 @@ func TestPythonOpenAISDKDrain(t *testing.T) {
 	runPython(t, h, "openai_sdk.py", "drain", func() {
 		eventually(t, 30*time.Second, "long request admitted", func() bool { return h.srv.gate.depth() == 1 })
 		go func() { done <- h.shutdown() }()
-		eventually(t, 2*time.Second, "draining", func() bool { return h.srv.draining.Load() })
+		eventually(t, waitLimit, "draining", func() bool { return h.srv.draining.Load() })
 	})
 	if err := <-done; err != nil {
 		t.Error(err)

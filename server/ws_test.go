@@ -187,7 +187,7 @@ func TestWebSocketCancelWithoutIDStopsEverything(t *testing.T) {
 	if tr.pcm["b"] != 0 {
 		t.Errorf("queued utterance b sent %d bytes after a cancel-all", tr.pcm["b"])
 	}
-	eventually(t, 2*time.Second, "idle", idle(h))
+	eventually(t, waitLimit, "idle", idle(h))
 }
 
 // Text that arrives in pieces, as an LLM writes it, is spoken sentence by sentence before
@@ -274,7 +274,7 @@ func TestWebSocketUtterancesCountAgainstTheQueueDepth(t *testing.T) {
 	h.waitReady()
 	c := dialWS(t, h)
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: "Held in the model.", RequestID: "held"})
-	eventually(t, 2*time.Second, "first utterance admitted", func() bool { return h.srv.gate.depth() == 1 })
+	eventually(t, waitLimit, "first utterance admitted", func() bool { return h.srv.gate.depth() == 1 })
 	sendJSON(t, c, websocket.BinaryMessage, api.WSClientMessage{Text: "One too many.", RequestID: "excess"})
 	var tr transcript
 	read(t, c, &tr, func(tr *transcript) bool { return tr.find(api.WSTypeError, "excess") != nil })
@@ -312,7 +312,7 @@ func TestWebSocketAnswersPings(t *testing.T) {
 		if s != "are you there" {
 			t.Errorf("pong payload %q", s)
 		}
-	case <-time.After(3 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("no pong")
 	}
 	c.Close()
@@ -328,8 +328,8 @@ func TestWebSocketDisconnectMidUtteranceLeavesNothingRunning(t *testing.T) {
 	var tr transcript
 	read(t, c, &tr, func(tr *transcript) bool { return tr.pcm["gone"] > 0 })
 	c.Close()
-	eventually(t, 3*time.Second, "idle after disconnect", idle(h))
-	eventually(t, 3*time.Second, "session closed", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+	eventually(t, waitLimit, "idle after disconnect", idle(h))
+	eventually(t, waitLimit, "session closed", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
 	calls := h.syn.calls.Load()
 	time.Sleep(200 * time.Millisecond)
 	if h.syn.calls.Load() != calls || calls >= 20 {
@@ -389,7 +389,7 @@ func TestWebSocketIdleTimeout(t *testing.T) {
 	if _, _, err := c.ReadMessage(); err == nil || time.Since(start) > 2*time.Second {
 		t.Errorf("idle session: read returned %v after %v, want closed after about 300 ms", err, time.Since(start))
 	}
-	eventually(t, 2*time.Second, "session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+	eventually(t, waitLimit, "session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
 }
 
 // A closed-loop client at exactly MAX_QUEUE_DEPTH sends its next utterance the moment it reads
@@ -451,7 +451,7 @@ func TestWebSocketStreamIntoAFullSessionIsRefusedOnce(t *testing.T) {
 	for i := range maxPending + 1 { // one spoken (held in the model), the rest waiting
 		sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: "Wait.", RequestID: fmt.Sprintf("q%d", i)})
 	}
-	eventually(t, 2*time.Second, "session full", func() bool { return h.srv.gate.depth() == maxPending+1 })
+	eventually(t, waitLimit, "session full", func() bool { return h.srv.gate.depth() == maxPending+1 })
 	for range 2 {
 		sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "text", Text: "No room. ", RequestID: "over"})
 	}

@@ -20,7 +20,9 @@ With --wild2 it does the same for the second held-out round, wild2_heldout_sente
 with --wild3 for the third, wild3_heldout_sentences.txt (--heldout3), writing misaki_wild3_heldout.tsv
 and wild3_heldout_tags.tsv; with --wild4 for the fourth, wild4_heldout_sentences.txt (--heldout4),
 writing misaki_wild4_heldout.tsv and wild4_heldout_tags.tsv; with --wild5 for the fifth,
-wild5_heldout_sentences.txt (--heldout5), writing misaki_wild5_heldout.tsv and wild5_heldout_tags.tsv.
+wild5_heldout_sentences.txt (--heldout5), writing misaki_wild5_heldout.tsv and wild5_heldout_tags.tsv;
+with --wild6 for the sixth, wild6_heldout_sentences.txt (--heldout6), writing misaki_wild6_heldout.tsv
+and wild6_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -311,6 +313,9 @@ def main():
         return
     if "--wild5" in sys.argv[1:]:
         write_wild(g2ps, ("wild5_heldout",), "--wild5")
+        return
+    if "--wild6" in sys.argv[1:]:
+        write_wild(g2ps, ("wild6_heldout",), "--wild6")
         return
     rows = sentences()
     results = []

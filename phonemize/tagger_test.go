@@ -112,3 +112,32 @@ func TestTokenizerAndTaggerAgreement(t *testing.T) {
 		}
 	}
 }
+
+// TestApostropheAfterAnS checks how an apostrophe written against a word in s is tagged: the
+// possessive for a straight one, a closing quote for a straight one while a single quotation is
+// open and for a curly one, each the reference tagger's majority reading in the tagged
+// training text.
+func TestApostropheAfterAnS(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		at   int // token index of the apostrophe
+		want string
+	}{
+		{"The boys' toys are here.", 2, "POS"},
+		{"They call them 'pits' and 'lands' here.", 5, "''"},
+		{"They call them 'pits' and 'lands' here.", 9, "''"},
+		{"Two days’ travel south of here.", 2, "''"},
+		{"The word ‘blinkenlights’ is old.", 4, "''"},
+	} {
+		toks := tokenize(c.text)
+		p.us.tags.tagTokens(toks)
+		if c.at >= len(toks) || !strings.ContainsAny(toks[c.at].text, "'’") {
+			t.Fatalf("%q: token %d is not the apostrophe: %v", c.text, c.at, toks)
+		}
+		if toks[c.at].tag != c.want {
+			t.Errorf("%q: %q tagged %s, want %s", c.text, toks[c.at].text, toks[c.at].tag, c.want)
+		}
+	}
+}

@@ -17,9 +17,10 @@ development corpus or the tagger's training text.
 
     --sentences  write phonemize/testdata/wild_{heldout,dev}_sentences.txt (stratified sample)
     --train OUT  write the training bucket's sentences (never the held-out or development ones),
-                 the second held-out round's sources (development data since it was scored), less the
-                 wild2 corpus's own sentences, and the older development corpora's sentences (plus
-                 upper-cased copies of some, so the tagger sees capitals) to OUT, one per line, for
+                 the second to fifth held-out rounds' sources (development data since they were
+                 scored), less each round's own corpus sentences, and the older development corpora's
+                 sentences (plus upper-cased copies of all titles and quotations and of UPPER_SHARE of
+                 the rest, so the tagger sees capitals) to OUT, one per line, for
                  scripts/gen_tagger_data.py
 
     --heldout2   write phonemize/testdata/wild2_heldout_sentences.txt: the second held-out round,
@@ -1010,6 +1011,19 @@ def draw_heldout(name, gather, quota, seed, out, header):
     write_sentences(out, picked, header)
 
 
+# The share of the training text's other sentences that also go in as upper-cased copies.
+UPPER_SHARE = 0.5
+
+
+def corpus_sentences(name):
+    """The sentences of a committed corpus file (REGISTER|TEXT lines)."""
+    out = set()
+    for line in open(os.path.join(TESTDATA, name), encoding="utf-8"):
+        if line.strip() and not line.startswith("#"):
+            out.add(line.rstrip("\n").split("|", 1)[1])
+    return out
+
+
 def main():
     global HETERONYMS
     HETERONYMS = load_heteronyms()
@@ -1060,22 +1074,33 @@ def main():
                 f.write(s + "\n")
                 # Capitals read differently (a headline's words are often proper nouns to the
                 # reference's tagger): upper-cased copies teach the tagger how.
-                if reg in ("news", "titles", "quotations") or rng.random() < 0.15:
+                if reg in ("news", "titles", "quotations") or rng.random() < UPPER_SHARE:
                     f.write(s.upper() + "\n")
             # The second held-out round's sources, development data since their one scoring:
             # every sentence of them but the wild2 corpus's own (kept out, to measure on).
             with tempfile.TemporaryDirectory() as dest2:
                 rows2 = all_sentences2(dest2, train=True)
-            corpus2 = set()
-            for line in open(os.path.join(TESTDATA, "wild2_heldout_sentences.txt"), encoding="utf-8"):
-                if line.strip() and not line.startswith("#"):
-                    corpus2.add(line.rstrip("\n").split("|", 1)[1])
+            corpus2 = corpus_sentences("wild2_heldout_sentences.txt")
             for reg, _, s in rows2:
                 if s in corpus2:
                     continue
                 f.write(s + "\n")
-                if reg in ("speeches", "titles", "quotations") or rng.random() < 0.15:
+                if reg in ("speeches", "titles", "quotations") or rng.random() < UPPER_SHARE:
                     f.write(s.upper() + "\n")
+            # The third to fifth rounds' sources, development data since their scorings, the same
+            # way: every usable sentence but the corpus's own.
+            for gather, corpus_file in ((all_sentences3, "wild3_heldout_sentences.txt"),
+                                        (all_sentences4, "wild4_heldout_sentences.txt"),
+                                        (all_sentences5, "wild5_heldout_sentences.txt")):
+                with tempfile.TemporaryDirectory() as dest3:
+                    rows3 = gather(dest3)
+                corpus = corpus_sentences(corpus_file)
+                for reg, _, s in rows3:
+                    if s in corpus:
+                        continue
+                    f.write(s + "\n")
+                    if reg in ("titles", "quotations") or rng.random() < UPPER_SHARE:
+                        f.write(s.upper() + "\n")
             for name in ("corpus_sentences.txt", "heldout_sentences.txt", "fresh_sentences.txt"):
                 for line in open(os.path.join(TESTDATA, name), encoding="utf-8"):
                     if line.strip() and not line.startswith("#"):

@@ -22,7 +22,8 @@ and wild3_heldout_tags.tsv; with --wild4 for the fourth, wild4_heldout_sentences
 writing misaki_wild4_heldout.tsv and wild4_heldout_tags.tsv; with --wild5 for the fifth,
 wild5_heldout_sentences.txt (--heldout5), writing misaki_wild5_heldout.tsv and wild5_heldout_tags.tsv;
 with --wild6 for the sixth, wild6_heldout_sentences.txt (--heldout6), writing misaki_wild6_heldout.tsv
-and wild6_heldout_tags.tsv.
+and wild6_heldout_tags.tsv; with --wild7 for the seventh, wild7_heldout_sentences.txt (--heldout7),
+writing misaki_wild7_heldout.tsv and wild7_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -316,6 +317,9 @@ def main():
         return
     if "--wild6" in sys.argv[1:]:
         write_wild(g2ps, ("wild6_heldout",), "--wild6")
+        return
+    if "--wild7" in sys.argv[1:]:
+        write_wild(g2ps, ("wild7_heldout",), "--wild7")
         return
     rows = sentences()
     results = []

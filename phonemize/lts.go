@@ -653,7 +653,8 @@ var unstressedEndings = []struct{ spelling, ps string }{
 	{"ness", "nəs"}, {"less", "ləs"}, {"ings", "ɪŋz"}, {"ists", "ɪsts"}, {"xes", "ksɪz"},
 	{"dom", "dəm"}, {"ism", "ɪzəm"}, {"ful", "fᵊl"}, {"ity", "ɪti"}, {"ive", "ɪv"}, {"ics", "ɪks"}, {"ous", "əs"},
 	{"ing", "ɪŋ"}, {"ist", "ɪst"}, {"est", "ɪst"}, {"ent", "ənt"}, {"ant", "ənt"}, {"ors", "əɹz"}, {"ise", "Iz"},
-	{"ize", "Iz"}, {"ic", "ɪk"}, {"us", "əs"}, {"um", "əm"}, {"or", "əɹ"}, {"on", "ən"},
+	{"ize", "Iz"}, {"izers", "ˌIzəɹz"}, {"isers", "ˌIzəɹz"}, {"izer", "ˌIzəɹ"}, {"iser", "ˌIzəɹ"},
+	{"ages", "ɪʤɪz"}, {"age", "ɪʤ"}, {"ic", "ɪk"}, {"us", "əs"}, {"um", "əm"}, {"or", "əɹ"}, {"on", "ən"},
 	{"en", "ən"}, {"et", "ɪt"}, {"al", "ᵊl"}, {"el", "ᵊl"}, {"a", "ə"},
 }
 
@@ -685,6 +686,22 @@ func spellRules(w string, british bool) string {
 			suffix, w = x.ps, stem
 			magicE = false
 			break
+		}
+	}
+	if n := len(w); suffix == "" && n >= 4 && (strings.HasSuffix(w, "le") || strings.HasSuffix(w, "les")) {
+		// A consonant and -le ends in a syllabic l, the vowel before it short as espeak-ng
+		// reads it (zaple zˈæpᵊl, drokle dɹˈɑkᵊl).
+		end := n - 2
+		z := ""
+		if w[n-1] == 's' {
+			end, z = n-3, "z"
+		}
+		if c := w[end-1]; end >= 3 && !isVowelLetter(c) && c != 'y' && c != 'l' && c != 'r' && c != 'h' && c != 'w' {
+			suffix, w = "ᵊl"+z, w[:end]
+			if strings.HasSuffix(w, "ng") {
+				suffix = "ɡ" + suffix // the ng rule reads ŋ alone: jangle ʤˈæŋɡᵊl
+			}
+			magicE = false
 		}
 	}
 	if n := len(w); suffix == "" && n > 4 && strings.HasSuffix(w, "ed") && !isVowelLetter(w[n-3]) {

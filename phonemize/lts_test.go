@@ -10,7 +10,8 @@ import "testing"
 // prefix before a known word leaves it the stress, final -ign is In, eg is "for example" and §
 // "section", and a British lexicon word in an unknown one keeps the short a of espeak-ng's
 // bath words but in the spellings with an l; and the lexicon's final əl of -le and ət of -it,
-// -et are espeak-ng's ᵊl and ɪt.
+// -et are espeak-ng's ᵊl and ɪt; a consonant and -le is a syllabic l after a short vowel
+// (blorple, zaple), and an unstressed -age is ɪʤ.
 func TestLetterToSoundAsEspeak(t *testing.T) {
 	p := offlinePhonemizer(t)
 	t.Parallel()
@@ -41,6 +42,11 @@ func TestLetterToSoundAsEspeak(t *testing.T) {
 		{"half-blorf", "hˈæfblˈɔɹf", "hˈɑːfblˈɔːf"},
 		{"handle-zorp", "hˈændᵊlzˈɔɹp", "hˈandᵊlzˈɔːp"},
 		{"edit-zorp", "ˈɛdɪtzˈɔɹp", "ˈɛdɪtzˈɔːp"},
+		{"blorple", "blˈɔɹpᵊl", "blˈɔːpᵊl"},
+		{"zaple", "zˈæpᵊl", "zˈapᵊl"},
+		{"fobble", "fˈɑbᵊl", "fˈɒbᵊl"},
+		{"drokle", "dɹˈɑkᵊl", "dɹˈɒkᵊl"},
+		{"mumblage", "mˈʌmblɪʤ", "mˈʌmblɪʤ"},
 	} {
 		for _, d := range []struct {
 			g    *g2p

@@ -49,13 +49,14 @@ func speakPhone(s string) string {
 var rangeRe = regexp.MustCompile(`(^|[\s(\[,;:])([$£€]?\d+(?:[.,]\d+)?%?) ?[-–] ?([$£€]?)(\d+(?:[.,]\d+)?%?)\b`)
 
 // replaceRanges rewrites each range match unless more dashes and digits follow (a date or a
-// code such as 2024-01-15).
+// code such as 2024-01-15) or a fraction does (11-5/8).
 func replaceRanges(text string) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range rangeRe.FindAllStringSubmatchIndex(text, -1) {
-		if rest := text[m[1]:]; len(rest) > 1 && (rest[0] == '-' || strings.HasPrefix(rest, "–")) {
-			continue
+		if rest := text[m[1]:]; len(rest) > 1 && (rest[0] == '-' || strings.HasPrefix(rest, "–") ||
+			rest[0] == '/' && isDigitByte(rest[1])) {
+			continue // a date, a code, or a whole number and a fraction (6-5/8, as prices were quoted)
 		}
 		b.WriteString(text[last:m[0]])
 		b.WriteString(text[m[2]:m[3]] + text[m[4]:m[5]] + " to " + text[m[6]:m[7]] + text[m[8]:m[9]])

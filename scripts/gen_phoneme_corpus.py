@@ -303,24 +303,10 @@ def main():
     if "--wild" in sys.argv[1:]:
         write_wild(g2ps)
         return
-    if "--wild2" in sys.argv[1:]:
-        write_wild(g2ps, ("wild2_heldout",), "--wild2")
-        return
-    if "--wild3" in sys.argv[1:]:
-        write_wild(g2ps, ("wild3_heldout",), "--wild3")
-        return
-    if "--wild4" in sys.argv[1:]:
-        write_wild(g2ps, ("wild4_heldout",), "--wild4")
-        return
-    if "--wild5" in sys.argv[1:]:
-        write_wild(g2ps, ("wild5_heldout",), "--wild5")
-        return
-    if "--wild6" in sys.argv[1:]:
-        write_wild(g2ps, ("wild6_heldout",), "--wild6")
-        return
-    if "--wild7" in sys.argv[1:]:
-        write_wild(g2ps, ("wild7_heldout",), "--wild7")
-        return
+    for n in range(2, 8):  # --wild2 … --wild7: one held-out round each
+        if f"--wild{n}" in sys.argv[1:]:
+            write_wild(g2ps, (f"wild{n}_heldout",), f"--wild{n}")
+            return
     rows = sentences()
     results = []
     for d, text in rows:

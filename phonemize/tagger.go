@@ -75,21 +75,30 @@ var scaleWords = map[string]bool{"hundred": true, "thousand": true, "million": t
 // double quotes, and straight single quotes.
 type openQuotes struct{ double, single bool }
 
-// shapeTag tags a token from its own shape and its neighbours when that decides the tag.
+// shapeTag tags a token from its own shape and its neighbours when that decides the tag, and
+// notes a straight quote it opens or closes in open.
 func (tg tagger) shapeTag(ts []*token, i int, open *openQuotes) (string, bool) {
-	tag, ok := tg.shapeTagOf(ts, i, open)
-	if ok && ts[i].text == "'" {
+	tag, ok := tg.shapeTagOf(ts, i, *open)
+	var kind *bool
+	switch ts[i].text {
+	case "\"":
+		kind = &open.double
+	case "'":
+		kind = &open.single
+	}
+	if ok && kind != nil {
 		switch tag {
 		case "``":
-			open.single = true
+			*kind = true
 		case "''":
-			open.single = false
+			*kind = false
 		}
 	}
 	return tag, ok
 }
 
-func (tg tagger) shapeTagOf(ts []*token, i int, open *openQuotes) (string, bool) {
+// shapeTagOf is shapeTag's decision, given the quotations open before the token.
+func (tg tagger) shapeTagOf(ts []*token, i int, open openQuotes) (string, bool) {
 	t := ts[i]
 	w := t.text
 	attachedBefore := i > 0 && ts[i-1].ws == ""
@@ -179,18 +188,14 @@ func (tg tagger) shapeTagOf(ts []*token, i int, open *openQuotes) (string, bool)
 		case w == "”" || w == "''":
 			return "''", true
 		case w == "\"" && closes:
-			open.double = false
 			return "''", true
 		case w == "\"" && !attachedBefore && t.ws == "" && i > 0:
 			// After a space and against the next word it opens, whatever the count says
 			// (a quote inside a word written together, Fish?"—this, is not counted).
-			open.double = true
 			return "``", true
 		case w == "\"" && !open.double:
-			open.double = true
 			return "``", true
 		case w == "\"":
-			open.double = false
 			return "''", true
 		case closes:
 			return "''", true

@@ -23,7 +23,8 @@ writing misaki_wild4_heldout.tsv and wild4_heldout_tags.tsv; with --wild5 for th
 wild5_heldout_sentences.txt (--heldout5), writing misaki_wild5_heldout.tsv and wild5_heldout_tags.tsv;
 with --wild6 for the sixth, wild6_heldout_sentences.txt (--heldout6), writing misaki_wild6_heldout.tsv
 and wild6_heldout_tags.tsv; with --wild7 for the seventh, wild7_heldout_sentences.txt (--heldout7),
-writing misaki_wild7_heldout.tsv and wild7_heldout_tags.tsv.
+writing misaki_wild7_heldout.tsv and wild7_heldout_tags.tsv; with --wild8 for the eighth,
+wild8_heldout_sentences.txt (--heldout8), writing misaki_wild8_heldout.tsv and wild8_heldout_tags.tsv.
 
 With --espeak-words it rereads the dialect and text columns of
 phonemize/testdata/misaki_espeak_words.tsv (the unknown words of the corpora, as the Go
@@ -303,7 +304,7 @@ def main():
     if "--wild" in sys.argv[1:]:
         write_wild(g2ps)
         return
-    for n in range(2, 8):  # --wild2 … --wild7: one held-out round each
+    for n in range(2, 9):  # --wild2 … --wild8: one held-out round each
         if f"--wild{n}" in sys.argv[1:]:
             write_wild(g2ps, (f"wild{n}_heldout",), f"--wild{n}")
             return

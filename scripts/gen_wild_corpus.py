@@ -35,6 +35,8 @@ development corpus or the tagger's training text.
                  from the packages of PACKAGES6, which no earlier round and no training text used
     --heldout7   write phonemize/testdata/wild7_heldout_sentences.txt: the seventh held-out round,
                  from the packages of PACKAGES7, which no earlier round and no training text used
+    --heldout8   write phonemize/testdata/wild8_heldout_sentences.txt: the eighth held-out round, from
+                 the packages and extractors of scripts/wild8_sources.py, which no earlier round used
 
 The fortune packages are deliberately not used: they are kept as an outside judge.
 Needs: apt-get (package lists updated), python3 with the `rdata` package (reads R data files;
@@ -194,11 +196,13 @@ def sha256(path):
     return h.hexdigest()
 
 
-def fetch(pkg, dest):
-    version, want = (PACKAGES.get(pkg) or PACKAGES2.get(pkg) or PACKAGES3.get(pkg) or PACKAGES4.get(pkg)
-                     or PACKAGES5.get(pkg) or PACKAGES6.get(pkg) or PACKAGES7[pkg])
-    arch = "amd64" if pkg in ("r-cran-tm", "r-cran-tokenizers", "r-cran-wordcloud", "display-dhammapada", "nano",
-                              "nethack-common") else "all"
+def fetch(pkg, dest, pin=None):
+    """pin: (version, SHA-256, architecture) of a package of a round kept in its own file."""
+    version, want = pin[:2] if pin else (PACKAGES.get(pkg) or PACKAGES2.get(pkg) or PACKAGES3.get(pkg)
+                                         or PACKAGES4.get(pkg) or PACKAGES5.get(pkg) or PACKAGES6.get(pkg)
+                                         or PACKAGES7[pkg])
+    arch = pin[2] if pin else "amd64" if pkg in ("r-cran-tm", "r-cran-tokenizers", "r-cran-wordcloud",
+                                                 "display-dhammapada", "nano", "nethack-common") else "all"
     deb = os.path.join(CACHE, f"{pkg}_{version.replace(':', '%3a')}_{arch}.deb")
     if not os.path.exists(deb) or sha256(deb) != want:
         os.makedirs(CACHE, exist_ok=True)
@@ -1224,6 +1228,11 @@ def main():
         draw_heldout("heldout7", all_sentences7, QUOTA7, 2031, "wild7_heldout_sentences.txt",
                      "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout7 from packages\n"
                      "# no earlier round and no training text used (see the script). Each line is read in US and GB.\n")
+        return
+    if "--heldout8" in sys.argv[1:]:
+        sys.modules.setdefault("gen_wild_corpus", sys.modules[__name__])  # its helpers: this copy
+        import wild8_sources as w8
+        draw_heldout("heldout8", w8.all_sentences8, w8.QUOTA8, w8.SEED8, "wild8_heldout_sentences.txt", w8.HEADER8)
         return
     with tempfile.TemporaryDirectory() as dest:
         rows = all_sentences(dest)

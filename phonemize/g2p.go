@@ -481,12 +481,14 @@ func hasAlnum(s string) bool {
 }
 
 // keepVocab drops any symbol the model has no id for (a stray one in an inline override or
-// in espeak-ng output), so that every emitted symbol maps to an id.
+// in espeak-ng output), so that every emitted symbol maps to an id, except an opening square
+// bracket: the reference keeps one its tagger leaves untagged, and Tokenize skips it, so the
+// model gets the same ids either way.
 func keepVocab(ps string) string {
 	for _, r := range ps {
-		if _, ok := vocab[r]; !ok {
+		if _, ok := vocab[r]; !ok && r != '[' {
 			return strings.Map(func(r rune) rune {
-				if _, ok := vocab[r]; ok {
+				if _, ok := vocab[r]; ok || r == '[' {
 					return r
 				}
 				return -1

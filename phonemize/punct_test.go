@@ -54,6 +54,13 @@ func TestPunctuationAsReference(t *testing.T) {
 		{`He said—"you must go."`, `hˌi sˈɛd—"ju mˈʌst ɡˌO.”`},
 		{`She came with—"no, not that."`, `ʃˌi kˈAm wɪð—"nˈO, nˌɑt ðˈæt.”`},
 		{"Go on, sir,—quickly.", "ɡˌO ˌɔn, sˌɜɹ,—kwˈɪkli."},
+		// An opening square bracket written against the next word is untagged, and the
+		// reference keeps it as written (the model has no id for it, so the ids are the same);
+		// followed by a space it is tagged a bracket and read "(". A closing one is ")".
+		{"See the notes [in the book] for more.", "sˈi ðə nˈOts [ˈɪn ðə bˈʊk) fɔɹ mˈɔɹ."},
+		{"Use the [ command here.", "jˈuz ðə ( kəmˈænd hˈɪɹ."},
+		{"[ The maker ] has a fondness for cats.", "( ðə mˈAkəɹ ) hæz ɐ fˈɑndnəs fɔɹ kˈæts."},
+		{"Open the [[ test, then close it.", "ˈOpᵊn ðə [( tˈɛst, ðˈɛn klˈOz ɪt."},
 		// The period of "etc." ends the text: kept; within the sentence it is part of the word.
 		{"Bring snacks, drinks, etc.", "bɹˈɪŋ snˈæks, dɹˈɪŋks, ɛtsˈɛTəɹə."},
 		{"Bring snacks, drinks, etc. to the picnic.", "bɹˈɪŋ snˈæks, dɹˈɪŋks, ɛtsˈɛTəɹə tə ðə pˈɪknˌɪk."},

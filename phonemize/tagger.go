@@ -69,6 +69,9 @@ func isEmoticon(w string) bool {
 	return ok && len(exc) == 1
 }
 
+// thatEnders are the marks after which "that" ends its clause as a pronoun.
+var thatEnders = map[string]bool{".": true, "?": true, "!": true, ";": true, ":": true}
+
 var scaleWords = map[string]bool{"hundred": true, "thousand": true, "million": true, "billion": true, "trillion": true}
 
 // openQuotes is which quotations are open at a point of the sentence, as the tags so far say:
@@ -124,6 +127,12 @@ func (tg tagger) shapeTagOf(ts []*token, i int, open openQuotes) (string, bool) 
 		// A backquote after a space and against the next word opens a quotation (`foo'), as
 		// the quotes of the tagged text show every time; a closing one is left to the model.
 		return "``", true
+	case strings.EqualFold(w, "that") && i+1 < len(ts) && thatEnders[ts[i+1].text]:
+		// "that" just before a stop, question mark, exclamation mark, semicolon or colon is
+		// the pronoun ("Did you feel that?"): the reference's tagger gives DT 66 times of 72
+		// in the tagged training text, and the pronoun is stressed. Before a comma it is as
+		// often the conjunction ("so that, …"), which the model decides.
+		return "DT", true
 	case scaleWords[strings.ToLower(w)]:
 		// The reference's tagger takes these for numbers every time (all 471 in the training
 		// text), which carries a currency on to them: $3 trillion is "three trillion dollars".

@@ -148,3 +148,24 @@ func TestApostropheAfterAnS(t *testing.T) {
 		}
 	}
 }
+
+// TestThatBeforeAStop checks that "that" ending a clause before a stop, question mark or
+// semicolon is the stressed pronoun, as misaki 0.9.4 reads these sentences (US, built-in
+// fallback alone), while before a comma the model still decides.
+func TestThatBeforeAStop(t *testing.T) {
+	p := offlinePhonemizer(t)
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"Did anyone feel that?", "dˈɪd ˈɛniwˌʌn fˈil ðˈæt?"},
+		{"Nobody wanted that; they left.", "nˈObˌɑdi wˈɑntᵻd ðˈæt; ðA lˈɛft."},
+		{"He said that.", "hˌi sˈɛd ðˈæt."},
+	} {
+		got, err := p.Phonemize(c.in, "en-us")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%q\n got  %s\n want %s", c.in, got, c.want)
+		}
+	}
+}

@@ -154,7 +154,7 @@ func TestHeldOutDiffClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, file := range []string{"misaki_wild_heldout.tsv", "misaki_wild2_heldout.tsv", "misaki_wild3_heldout.tsv", "misaki_wild4_heldout.tsv", "misaki_wild5_heldout.tsv", "misaki_wild6_heldout.tsv", "misaki_wild7_heldout.tsv"} {
+	for _, file := range []string{"misaki_wild_heldout.tsv", "misaki_wild2_heldout.tsv", "misaki_wild3_heldout.tsv", "misaki_wild4_heldout.tsv", "misaki_wild5_heldout.tsv", "misaki_wild6_heldout.tsv", "misaki_wild7_heldout.tsv", "misaki_wild8_heldout.tsv"} {
 		rows := loadCorpus(t, file)
 		for _, ph := range []*Phonemizer{esp, off} {
 			name := "espeak-ng"

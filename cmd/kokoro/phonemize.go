@@ -87,6 +87,11 @@ func phonemizeLines(p *phonemize.Phonemizer, in io.Reader, out, times io.Writer,
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	w := bufio.NewWriter(out)
+	var tw *bufio.Writer
+	if times != nil {
+		tw = bufio.NewWriter(times)
+		defer tw.Flush()
+	}
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		if strings.TrimSpace(line) == "" {
@@ -95,8 +100,8 @@ func phonemizeLines(p *phonemize.Phonemizer, in io.Reader, out, times io.Writer,
 		}
 		start := time.Now()
 		ps, err := p.Phonemize(line, lang)
-		if times != nil {
-			fmt.Fprintln(times, time.Since(start).Nanoseconds())
+		if tw != nil {
+			fmt.Fprintln(tw, time.Since(start).Nanoseconds())
 		}
 		if err != nil {
 			w.Flush()

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,6 +50,30 @@ func TestPhonemizeBatch(t *testing.T) {
 	}
 	if g, w := out.String(), want[0]+"\n"+want[4]+"\n"; g != w {
 		t.Errorf("standard input: %q, want %q", g, w)
+	}
+
+	// --timing: one time in nanoseconds per phonemized line, on standard error only (written
+	// at the end, so that no write falls between two timed lines).
+	root = newRootCmd()
+	var stdout, stderr strings.Builder
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	root.SetIn(strings.NewReader("Hello, world.\n\nKokoro is fast.\n"))
+	root.SetArgs([]string{"phonemize", "--espeak", "off", "--lang", "en-gb", "--batch", "-", "--timing"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if g, w := stdout.String(), want[0]+"\n\n"+want[4]+"\n"; g != w {
+		t.Errorf("--timing output: %q, want %q", g, w)
+	}
+	times := strings.Fields(stderr.String())
+	if len(times) != 2 {
+		t.Fatalf("--timing wrote %q, want two times", stderr.String())
+	}
+	for _, f := range times {
+		if ns, err := strconv.ParseInt(f, 10, 64); err != nil || ns <= 0 {
+			t.Errorf("--timing wrote %q, want a positive count of nanoseconds", f)
+		}
 	}
 }
 

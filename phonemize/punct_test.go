@@ -40,7 +40,7 @@ func TestTokenizeJoinsPunctuationSpecials(t *testing.T) {
 func TestPunctuationAsReference(t *testing.T) {
 	t.Parallel()
 	p := offlinePhonemizer(t)
-	for _, c := range []struct{ in, want string }{
+	expectReadings(t, p, []reading{
 		// A bracket and a colon written together are one token, read as the colon alone.
 		{"Stretch (June 2017): named for the toy.", "stɹˈɛʧ (ʤˈun twˈɛnti sˌɛvəntˈin: nˈAmd fɔɹ ðə tˈY."},
 		{"Wheezy (May 2013): named for the rubber toy penguin with a red bow tie.", "wˈizi (mˈA twˈɛnti θˌɜɹtˈin: nˈAmd fɔɹ ðə ɹˈʌbəɹ tˈY pˈɛŋɡwᵊn wɪð ɐ ɹˈɛd bˈO tˈI."},
@@ -64,7 +64,16 @@ func TestPunctuationAsReference(t *testing.T) {
 		// The period of "etc." ends the text: kept; within the sentence it is part of the word.
 		{"Bring snacks, drinks, etc.", "bɹˈɪŋ snˈæks, dɹˈɪŋks, ɛtsˈɛTəɹə."},
 		{"Bring snacks, drinks, etc. to the picnic.", "bɹˈɪŋ snˈæks, dɹˈɪŋks, ɛtsˈɛTəɹə tə ðə pˈɪknˌɪk."},
-	} {
+	})
+}
+
+// reading is a text and the phonemes the reference gives it in US English.
+type reading struct{ in, want string }
+
+// expectReadings checks that p reads each text in US English as the reference does.
+func expectReadings(t *testing.T, p *Phonemizer, cases []reading) {
+	t.Helper()
+	for _, c := range cases {
 		got, err := p.Phonemize(c.in, "en-us")
 		if err != nil {
 			t.Fatal(err)

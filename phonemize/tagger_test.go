@@ -157,17 +157,9 @@ func TestApostropheAfterAnS(t *testing.T) {
 func TestThatBeforeAStop(t *testing.T) {
 	p := offlinePhonemizer(t)
 	t.Parallel()
-	for _, c := range []struct{ in, want string }{
+	expectReadings(t, p, []reading{
 		{"Did anyone feel that?", "dˈɪd ˈɛniwˌʌn fˈil ðˈæt?"},
 		{"Nobody wanted that; they left.", "nˈObˌɑdi wˈɑntᵻd ðˈæt; ðA lˈɛft."},
 		{"He said that.", "hˌi sˈɛd ðˈæt."},
-	} {
-		got, err := p.Phonemize(c.in, "en-us")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != c.want {
-			t.Errorf("%q\n got  %s\n want %s", c.in, got, c.want)
-		}
-	}
+	})
 }

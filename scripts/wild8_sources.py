@@ -1,8 +1,9 @@
 """The eighth held-out round's sources (wild8), for scripts/gen_wild_corpus.py --heldout8.
 
-Kept apart from gen_wild_corpus.py, whose shared helpers (fetching a pinned package, sentence
-splitting, the usable-sentence filter, the Wesnoth campaign reader) it uses. The round draws on
-packages that no earlier round, no development corpus and no training text used:
+Like the earlier rounds' sources (scripts/wild1_sources.py to wild7_sources.py), it uses the
+shared helpers of scripts/wild_common.py (fetching a pinned package, sentence splitting, the
+usable-sentence filter, the Wesnoth campaign reader). The round draws on packages that no earlier
+round, no development corpus and no training text used:
   news        GNU Make's release news, version by version (make's NEWS), and the dated events of
               calendar's history file (calendar.history), each with its year
   titles      An Introduction to R's chapter and section titles, written in capitals (r-doc-html)
@@ -21,7 +22,7 @@ import re
 import struct
 import zlib
 
-import gen_wild_corpus as wild
+import wild_common as wild
 
 # package: (version, SHA-256 of its .deb, architecture)
 PACKAGES8 = {

@@ -124,8 +124,12 @@ func TestBenchTTotal(t *testing.T) {
 	if math.Abs(a.ClockedSeconds()-a.MeasuredS) > 1e-9 || a.PreClockS < 1 || a.PlanningS != a.MeasuredS+60 || a.Pairs == nil || a.Pairs.Transport != "http" {
 		t.Fatalf("artifact: t_total %v, clocked sum %v, pre-clock %v, planning %v, pairs %+v", a.MeasuredS, a.ClockedSeconds(), a.PreClockS, a.PlanningS, a.Pairs)
 	}
-	if a.FromInstances != 1 || a.ToInstances != 2 || a.InstanceID != "i-0new" || a.P95BeforeMs < 100 || a.P95AfterMs > a.P95BeforeMs {
-		t.Fatalf("artifact: %d → %d on %s, p95 %v → %v", a.FromInstances, a.ToInstances, a.InstanceID, a.P95BeforeMs, a.P95AfterMs)
+	// Recovery itself is the traffic_recovered stage above (p95 within --recovered-ms over the
+	// window). p95 after in_service is not compared with p95 before: it counts requests by
+	// their first byte, so one that started slow before the new instance and ended after it
+	// counts as after, and on a busy machine those can be the slowest of all.
+	if a.FromInstances != 1 || a.ToInstances != 2 || a.InstanceID != "i-0new" || a.P95BeforeMs < 100 || a.RequestsAfter == 0 {
+		t.Fatalf("artifact: %d → %d on %s, p95 %v → %v over %d requests after", a.FromInstances, a.ToInstances, a.InstanceID, a.P95BeforeMs, a.P95AfterMs, a.RequestsAfter)
 	}
 	if !strings.Contains(text, "pre-clock (load_applied → desired_set)") || !strings.Contains(text, "T_total (desired_set → last stage)") {
 		t.Fatalf("table:\n%s", text)
@@ -179,8 +183,8 @@ func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 	if _, ok := a.Stage(artifact.StageTrafficRecovered); !ok || a.Pairs == nil || a.Pairs.Transport != artifact.TransportSageMakerStream {
 		t.Fatalf("artifact: stages %+v, pairs %+v\n%s", a.Stages, a.Pairs, text)
 	}
-	if a.RequestsBefore == 0 || a.P95BeforeMs < 250 || a.P95AfterMs > a.P95BeforeMs {
-		t.Fatalf("probe through the emulator: %d requests before, p95 %v → %v ms\n%s", a.RequestsBefore, a.P95BeforeMs, a.P95AfterMs, text)
+	if a.RequestsBefore == 0 || a.P95BeforeMs < 250 || a.RequestsAfter == 0 {
+		t.Fatalf("probe through the emulator: %d requests before, %d after, p95 %v → %v ms\n%s", a.RequestsBefore, a.RequestsAfter, a.P95BeforeMs, a.P95AfterMs, text)
 	}
 	if tg, n := liveState(t, c, "tts-tt"); tg != before || n != 1 {
 		t.Fatalf("after ttotal: %+v with %d instances, want %+v with 1", tg, n, before)
@@ -202,12 +206,17 @@ func TestBenchTTotalInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	raised := make(chan struct{})
+	var output syncBuffer
 	go func() {
 		for ctx.Err() == nil {
 			if info, err := c.Status(ctx, "tts-tt"); err == nil && info.Variants[0].Desired == 2 {
 				close(raised)
 				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
-				time.Sleep(5 * time.Millisecond)
+				// The second only once the first is handled: two signals sent before the
+				// process takes the first would arrive as one.
+				for deadline := time.Now().Add(20 * time.Second); !strings.Contains(output.String(), "interrupted:") && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
 				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
 				return
 			}
@@ -216,7 +225,7 @@ func TestBenchTTotalInterrupted(t *testing.T) {
 	}()
 	// No new instance ever comes: only the interrupt ends the wait.
 	args := append(ttotalArgs(url, qmax, standin, out), "--max-wait", "5m")
-	text, err := runRoot(t, args...)
+	text, err := runRootTo(t, &output, args...)
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 130 {
 		t.Fatalf("interrupted ttotal: %v\n%s", err, text)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,13 +41,38 @@ func cloudArgs(url string) []string {
 // runRoot runs the kokoro command line in-process.
 func runRoot(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	var out syncBuffer
+	return runRootTo(t, &out, args...)
+}
+
+// runRootTo is runRoot writing the output into out, which the test may read while the
+// command runs.
+func runRootTo(t *testing.T, out *syncBuffer, args ...string) (string, error) {
+	t.Helper()
 	cmd := newRootCmd()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
+	cmd.SetOut(out)
+	cmd.SetErr(out)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
 	return out.String(), err
+}
+
+// syncBuffer is a bytes.Buffer safe to read while another goroutine writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // testControl is the test's own view of moto, outside the commands.

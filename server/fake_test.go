@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
@@ -128,7 +129,7 @@ type harness struct {
 	reg   *prometheus.Registry
 	stop  context.CancelFunc
 	done  chan error
-	stage *syncBuffer
+	stage *testenv.Buffer
 }
 
 type harnessOpt func(*Config, *fakeSynth)
@@ -154,7 +155,7 @@ func maxTextChars(n int) harnessOpt {
 func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	t.Helper()
 	syn := &fakeSynth{slots: 2, delay: 20 * time.Millisecond}
-	h := &harness{t: t, syn: syn, reg: prometheus.NewRegistry(), done: make(chan error, 1), stage: &syncBuffer{}}
+	h := &harness{t: t, syn: syn, reg: prometheus.NewRegistry(), done: make(chan error, 1), stage: &testenv.Buffer{}}
 	cfg := Config{
 		MaxRequestAge: 56 * time.Second,
 		Registry:      h.reg,

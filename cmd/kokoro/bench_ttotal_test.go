@@ -19,6 +19,7 @@ import (
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 	"github.com/kokoro-sm/kokoro/server"
 )
@@ -206,7 +207,7 @@ func TestBenchTTotalInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	raised := make(chan struct{})
-	var output syncBuffer
+	var output testenv.Buffer
 	go func() {
 		for ctx.Err() == nil {
 			if info, err := c.Status(ctx, "tts-tt"); err == nil && info.Variants[0].Desired == 2 {

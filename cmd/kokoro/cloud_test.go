@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,13 +39,13 @@ func cloudArgs(url string) []string {
 // runRoot runs the kokoro command line in-process.
 func runRoot(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	var out syncBuffer
+	var out testenv.Buffer
 	return runRootTo(t, &out, args...)
 }
 
 // runRootTo is runRoot writing the output into out, which the test may read while the
 // command runs.
-func runRootTo(t *testing.T, out *syncBuffer, args ...string) (string, error) {
+func runRootTo(t *testing.T, out *testenv.Buffer, args ...string) (string, error) {
 	t.Helper()
 	cmd := newRootCmd()
 	cmd.SetOut(out)
@@ -55,24 +53,6 @@ func runRootTo(t *testing.T, out *syncBuffer, args ...string) (string, error) {
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(context.Background())
 	return out.String(), err
-}
-
-// syncBuffer is a bytes.Buffer safe to read while another goroutine writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // testControl is the test's own view of moto, outside the commands.

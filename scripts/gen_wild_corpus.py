@@ -163,44 +163,30 @@ def corpus_sentences(name):
     return out
 
 
+def heldout_round(n):
+    """Round n's sentence source, quotas, seed, output file and file header, for draw_heldout."""
+    if n == 8:
+        import wild8_sources as w8
+        return w8.all_sentences8, w8.QUOTA8, w8.SEED8, "wild8_heldout_sentences.txt", w8.HEADER8
+    unused = {2: "no earlier corpus or training text used", 3: "neither earlier round nor the training text used"}
+    header = ("# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout%d from packages\n"
+              "# %s (see the script). Each line is read in US and GB.\n"
+              % (n, unused.get(n, "no earlier round and no training text used")))
+    if n == 2:
+        header += "# Scored once at 6698677 (rules frozen at d25d46a); development data since: tuned on.\n"
+    rounds = {2: (all_sentences2, QUOTA2), 3: (all_sentences3, QUOTA3), 4: (all_sentences4, QUOTA4),
+              5: (all_sentences5, QUOTA5), 6: (all_sentences6, QUOTA6), 7: (all_sentences7, QUOTA7)}
+    sentences_of, quota = rounds[n]
+    return sentences_of, quota, 2024 + n, "wild%d_heldout_sentences.txt" % n, header
+
+
 def main():
     global HETERONYMS
     HETERONYMS = load_heteronyms()
-    if "--heldout2" in sys.argv[1:]:
-        draw_heldout("heldout2", all_sentences2, QUOTA2, 2026, "wild2_heldout_sentences.txt",
-                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout2 from packages\n"
-                     "# no earlier corpus or training text used (see the script). Each line is read in US and GB.\n"
-                     "# Scored once at 6698677 (rules frozen at d25d46a); development data since: tuned on.\n")
-        return
-    if "--heldout3" in sys.argv[1:]:
-        draw_heldout("heldout3", all_sentences3, QUOTA3, 2027, "wild3_heldout_sentences.txt",
-                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout3 from packages\n"
-                     "# neither earlier round nor the training text used (see the script). Each line is read in US and GB.\n")
-        return
-    if "--heldout4" in sys.argv[1:]:
-        draw_heldout("heldout4", all_sentences4, QUOTA4, 2028, "wild4_heldout_sentences.txt",
-                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout4 from packages\n"
-                     "# no earlier round and no training text used (see the script). Each line is read in US and GB.\n")
-        return
-    if "--heldout5" in sys.argv[1:]:
-        draw_heldout("heldout5", all_sentences5, QUOTA5, 2029, "wild5_heldout_sentences.txt",
-                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout5 from packages\n"
-                     "# no earlier round and no training text used (see the script). Each line is read in US and GB.\n")
-        return
-    if "--heldout6" in sys.argv[1:]:
-        draw_heldout("heldout6", all_sentences6, QUOTA6, 2030, "wild6_heldout_sentences.txt",
-                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout6 from packages\n"
-                     "# no earlier round and no training text used (see the script). Each line is read in US and GB.\n")
-        return
-    if "--heldout7" in sys.argv[1:]:
-        draw_heldout("heldout7", all_sentences7, QUOTA7, 2031, "wild7_heldout_sentences.txt",
-                     "# REGISTER|TEXT: real English drawn by scripts/gen_wild_corpus.py --heldout7 from packages\n"
-                     "# no earlier round and no training text used (see the script). Each line is read in US and GB.\n")
-        return
-    if "--heldout8" in sys.argv[1:]:
-        import wild8_sources as w8
-        draw_heldout("heldout8", w8.all_sentences8, w8.QUOTA8, w8.SEED8, "wild8_heldout_sentences.txt", w8.HEADER8)
-        return
+    for n in range(2, 9):
+        if "--heldout%d" % n in sys.argv[1:]:
+            draw_heldout("heldout%d" % n, *heldout_round(n))
+            return
     with tempfile.TemporaryDirectory() as dest:
         rows = all_sentences(dest)
     if "--sentences" in sys.argv[1:]:

@@ -115,7 +115,7 @@ func newContext(words []string) context {
 			continue
 		}
 		letters++
-		if w != strings.ToUpper(w) {
+		if changesInCapitals(w) {
 			c.allCaps = false
 		}
 	}
@@ -123,112 +123,24 @@ func newContext(words []string) context {
 	return c
 }
 
-// keys holds the features of one position back to back in one buffer, so that the tagger
-// looks each up without building a string.
-type keys struct {
-	b    []byte
-	ends []int
-	// scratch for Model.best: each feature's hash and the first table slot it probes
-	hs    []uint64
-	first []slot
-}
-
-// add appends one feature, the concatenation of parts.
-func (k *keys) add(parts ...string) {
-	for _, p := range parts {
-		k.b = append(k.b, p...)
+// changesInCapitals reports whether strings.ToUpper(w) != w, without building the capitals:
+// a rune with a capital form, or a byte that is not UTF-8 (which ToUpper replaces).
+func changesInCapitals(w string) bool {
+	for i := 0; i < len(w); {
+		if c := w[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(w[i:])
+		if (r == utf8.RuneError && size == 1) || unicode.ToUpper(r) != r {
+			return true
+		}
+		i += size
 	}
-	k.ends = append(k.ends, len(k.b))
-}
-
-// each calls f with every feature in order; the slice is only valid during the call.
-func (k *keys) each(f func([]byte)) {
-	start := 0
-	for _, e := range k.ends {
-		f(k.b[start:e])
-		start = e
-	}
-}
-
-// features appends the feature strings of position i to buf, given the two previous tags.
-func (c context) features(buf []string, i int, prev, prev2 string) []string {
-	var k keys
-	c.keys(&k, i, prev, prev2)
-	k.each(func(f []byte) { buf = append(buf, string(f)) })
-	return buf
-}
-
-// keys replaces what k holds with the features of position i, given the two previous tags:
-// the word features, then the tag features.
-func (c context) keys(k *keys, i int, prev, prev2 string) {
-	k.b, k.ends = k.b[:0], k.ends[:0]
-	c.wordKeys(k, i)
-	c.tagKeys(k, i, prev, prev2)
-}
-
-// wordKeys appends the features of position i that look only at the words, which Model.Tag
-// scores for the whole sentence before it decides any tag.
-func (c context) wordKeys(k *keys, i int) {
-	lw := c.lower[i+2]
-	w := c.words[i]
-	p1, p2 := c.lower[i+1], c.lower[i]
-	n1, n2 := c.lower[i+3], c.lower[i+4]
-	sh := c.shapes[i]
-	k.add("b")
-	k.add("w=", lw)
-	k.add("s3=", suffix(lw, 3))
-	k.add("s2=", suffix(lw, 2))
-	k.add("s1=", suffix(lw, 1))
-	k.add("p1=", prefix(lw, 1))
-	k.add("sh=", sh)
-	k.add("w-1=", p1)
-	k.add("s3-1=", suffix(p1, 3))
-	k.add("w-2=", p2)
-	k.add("w+1=", n1)
-	k.add("s3+1=", suffix(n1, 3))
-	k.add("w+2=", n2)
-	k.add("w-1w=", p1, "|", lw)
-	k.add("ww+1=", lw, "|", n1)
-	k.add("shw=", sh, "|", lw)
-	// spaCy's own affix features keep case, which is how it tells a headline's capitals from
-	// the same word in lower case.
-	k.add("S3=", suffix(w, 3))
-	k.add("P1=", prefix(w, 1))
-	k.add("w-1w+1=", p1, "|", n1)
-	if i == 0 {
-		k.add("first|", sh)
-	} else {
-		k.add("sh-1=", c.shapes[i-1])
-	}
-	if i+1 < len(c.words) {
-		k.add("sh+1=", c.shapes[i+1])
-	}
-	if i >= 2 {
-		k.add("sh-2=", c.shapes[i-2])
-	}
-	if i+2 < len(c.words) {
-		k.add("sh+2=", c.shapes[i+2])
-	}
-	if c.capsLine(i) {
-		k.add("caps|", suffix(lw, 3))
-	}
-}
-
-// tagKeys appends the features of position i that look at the two previous tags.
-func (c context) tagKeys(k *keys, i int, prev, prev2 string) {
-	lw := c.lower[i+2]
-	n1 := c.lower[i+3]
-	k.add("t1=", prev)
-	k.add("t2=", prev2)
-	k.add("t12=", prev, "|", prev2)
-	k.add("t1w=", prev, "|", lw)
-	k.add("t1w+1=", prev, "|", n1)
-	if i > 0 {
-		k.add("t1sh=", prev, "|", c.shapes[i])
-	}
-	if c.capsLine(i) {
-		k.add("caps|t1=", prev)
-	}
+	return false
 }
 
 // capsLine reports a capitalised word in a line in capitals (a headline), which reads
@@ -236,4 +148,237 @@ func (c context) tagKeys(k *keys, i int, prev, prev2 string) {
 func (c context) capsLine(i int) bool {
 	sh := c.shapes[i]
 	return c.allCaps && sh != "" && sh[0] == 'X'
+}
+
+// A feature is its template's name followed by its parts, joined by "|" ("w-1w=the|cat"), and
+// the model file keys the weights by that string. Tagging never builds the string: it hashes
+// each part once per sentence and combines a template with its parts' hashes (featHash), and
+// Load indexes every way a stored string reads as a template and parts, so that a feature is
+// found exactly when its string is in the model, as if the strings were compared.
+type tmpl uint8
+
+const (
+	tBias tmpl = iota
+	tW
+	tS3
+	tS2
+	tS1
+	tP1
+	tShape
+	tWPrev
+	tS3Prev
+	tWPrev2
+	tWNext
+	tS3Next
+	tWNext2
+	tWPrevW
+	tWWNext
+	tShapeW
+	tCaseS3
+	tCaseP1
+	tWPrevWNext
+	tFirst
+	tShapePrev
+	tShapeNext
+	tShapePrev2
+	tShapeNext2
+	tCaps
+	tT1
+	tT2
+	tT12
+	tT1W
+	tT1WNext
+	tT1Shape
+	tCapsT1
+	numTmpls
+)
+
+// tmpls are the templates' names and how many parts each takes.
+var tmpls = [numTmpls]struct {
+	name  string
+	parts int
+}{
+	tBias: {"b", 0}, tW: {"w=", 1}, tS3: {"s3=", 1}, tS2: {"s2=", 1}, tS1: {"s1=", 1},
+	tP1: {"p1=", 1}, tShape: {"sh=", 1}, tWPrev: {"w-1=", 1}, tS3Prev: {"s3-1=", 1},
+	tWPrev2: {"w-2=", 1}, tWNext: {"w+1=", 1}, tS3Next: {"s3+1=", 1}, tWNext2: {"w+2=", 1},
+	tWPrevW: {"w-1w=", 2}, tWWNext: {"ww+1=", 2}, tShapeW: {"shw=", 2},
+	// spaCy's own affix features keep case, which is how it tells a headline's capitals from
+	// the same word in lower case.
+	tCaseS3: {"S3=", 1}, tCaseP1: {"P1=", 1}, tWPrevWNext: {"w-1w+1=", 2},
+	tFirst: {"first|", 1}, tShapePrev: {"sh-1=", 1}, tShapeNext: {"sh+1=", 1},
+	tShapePrev2: {"sh-2=", 1}, tShapeNext2: {"sh+2=", 1}, tCaps: {"caps|", 1},
+	tT1: {"t1=", 1}, tT2: {"t2=", 1}, tT12: {"t12=", 2}, tT1W: {"t1w=", 2},
+	tT1WNext: {"t1w+1=", 2}, tT1Shape: {"t1sh=", 2}, tCapsT1: {"caps|t1=", 1},
+}
+
+// render is a feature's string.
+func render(t tmpl, a, b string) string {
+	switch tmpls[t].parts {
+	case 0:
+		return tmpls[t].name
+	case 1:
+		return tmpls[t].name + a
+	}
+	return tmpls[t].name + a + "|" + b
+}
+
+// readings calls f with every template that reads s and where its parts split: for a
+// template of two parts, at the "|" at s[sep]; sep is 0 for the others.
+//
+// Every name but "b" ends at its first "=" or "|", except "caps|t1=", which also reads as
+// "caps|" and its part: so the names that begin s are the one up to its first "=" or "|", and
+// "caps|t1=" (TestReadingsFindEveryName checks this against every name).
+func readings(s []byte, f func(t tmpl, sep int)) {
+	if string(s) == tmpls[tBias].name {
+		f(tBias, 0)
+		return
+	}
+	for i, c := range s {
+		if c == '=' || c == '|' {
+			if t, ok := tmplByName[string(s[:i+1])]; ok {
+				read(s, t, f)
+			}
+			break
+		}
+	}
+	if name := tmpls[tCapsT1].name; len(s) >= len(name) && string(s[:len(name)]) == name {
+		read(s, tCapsT1, f)
+	}
+}
+
+// read calls f with each way the parts of template t, whose name begins s, split.
+func read(s []byte, t tmpl, f func(t tmpl, sep int)) {
+	if tmpls[t].parts < 2 {
+		f(t, 0)
+		return
+	}
+	for j := len(tmpls[t].name); j < len(s); j++ {
+		if s[j] == '|' {
+			f(t, j)
+		}
+	}
+}
+
+// parts are the parts of template t in s, split at sep as readings gave it.
+func parts(s []byte, t tmpl, sep int) (a, b []byte) {
+	switch tmpls[t].parts {
+	case 0:
+		return nil, nil
+	case 1:
+		return s[len(tmpls[t].name):], nil
+	}
+	return s[len(tmpls[t].name):sep], s[sep+1:]
+}
+
+// tmplByName finds a template from its name.
+var tmplByName = func() map[string]tmpl {
+	by := map[string]tmpl{}
+	for t := range numTmpls {
+		by[tmpls[t].name] = t
+	}
+	return by
+}()
+
+// sentParts are what the features of a sentence's words are made of, as strings (to train)
+// or as their hashes (to tag).
+type sentParts[P any] struct {
+	lower   []P    // the lower-cased words with two pads each side: word i is lower[i+2]
+	lowerS3 []P    // the last three runes of each of lower
+	s2, s1  []P    // word i's last two runes and last rune, lower-cased
+	p1      []P    // word i's first rune, lower-cased
+	shape   []P    // word i's shape
+	cs3     []P    // word i's last three runes in its own case
+	cp1     []P    // word i's first rune in its own case
+	caps    []bool // capsLine
+}
+
+// fill sets sp from c, with each string mapped through v.
+func (sp *sentParts[P]) fill(c context, v func(string) P) {
+	sp.lower, sp.lowerS3 = sp.lower[:0], sp.lowerS3[:0]
+	for _, l := range c.lower {
+		sp.lower = append(sp.lower, v(l))
+		sp.lowerS3 = append(sp.lowerS3, v(suffix(l, 3)))
+	}
+	sp.s2, sp.s1, sp.p1 = sp.s2[:0], sp.s1[:0], sp.p1[:0]
+	sp.shape, sp.cs3, sp.cp1, sp.caps = sp.shape[:0], sp.cs3[:0], sp.cp1[:0], sp.caps[:0]
+	for i, w := range c.words {
+		l := c.lower[i+2]
+		sp.s2 = append(sp.s2, v(suffix(l, 2)))
+		sp.s1 = append(sp.s1, v(suffix(l, 1)))
+		sp.p1 = append(sp.p1, v(prefix(l, 1)))
+		sp.shape = append(sp.shape, v(c.shapes[i]))
+		sp.cs3 = append(sp.cs3, v(suffix(w, 3)))
+		sp.cp1 = append(sp.cp1, v(prefix(w, 1)))
+		sp.caps = append(sp.caps, c.capsLine(i))
+	}
+}
+
+// wordFeatures calls add with each feature of word i that looks only at the words, which
+// Model.Tag scores for the whole sentence before it decides any tag.
+func wordFeatures[P any](sp *sentParts[P], i int, add func(t tmpl, a, b P)) {
+	var z P
+	n := len(sp.shape)
+	lw, sh := sp.lower[i+2], sp.shape[i]
+	p1, p2, n1, n2 := sp.lower[i+1], sp.lower[i], sp.lower[i+3], sp.lower[i+4]
+	add(tBias, z, z)
+	add(tW, lw, z)
+	add(tS3, sp.lowerS3[i+2], z)
+	add(tS2, sp.s2[i], z)
+	add(tS1, sp.s1[i], z)
+	add(tP1, sp.p1[i], z)
+	add(tShape, sh, z)
+	add(tWPrev, p1, z)
+	add(tS3Prev, sp.lowerS3[i+1], z)
+	add(tWPrev2, p2, z)
+	add(tWNext, n1, z)
+	add(tS3Next, sp.lowerS3[i+3], z)
+	add(tWNext2, n2, z)
+	add(tWPrevW, p1, lw)
+	add(tWWNext, lw, n1)
+	add(tShapeW, sh, lw)
+	add(tCaseS3, sp.cs3[i], z)
+	add(tCaseP1, sp.cp1[i], z)
+	add(tWPrevWNext, p1, n1)
+	if i == 0 {
+		add(tFirst, sh, z)
+	} else {
+		add(tShapePrev, sp.shape[i-1], z)
+	}
+	if i+1 < n {
+		add(tShapeNext, sp.shape[i+1], z)
+	}
+	if i >= 2 {
+		add(tShapePrev2, sp.shape[i-2], z)
+	}
+	if i+2 < n {
+		add(tShapeNext2, sp.shape[i+2], z)
+	}
+	if sp.caps[i] {
+		add(tCaps, sp.lowerS3[i+2], z)
+	}
+}
+
+// tagFeatures calls add with each feature of word i that looks at the two previous tags.
+func tagFeatures[P any](sp *sentParts[P], i int, prev, prev2 P, add func(t tmpl, a, b P)) {
+	var z P
+	lw, n1 := sp.lower[i+2], sp.lower[i+3]
+	add(tT1, prev, z)
+	add(tT2, prev2, z)
+	add(tT12, prev, prev2)
+	add(tT1W, prev, lw)
+	add(tT1WNext, prev, n1)
+	if i > 0 {
+		add(tT1Shape, prev, sp.shape[i])
+	}
+	if sp.caps[i] {
+		add(tCapsT1, prev, z)
+	}
+}
+
+// features appends the feature strings of word i to buf, given the two previous tags.
+func features(sp *sentParts[string], buf []string, i int, prev, prev2 string) []string {
+	add := func(t tmpl, a, b string) { buf = append(buf, render(t, a, b)) }
+	wordFeatures(sp, i, add)
+	tagFeatures(sp, i, prev, prev2, add)
+	return buf
 }

@@ -25,6 +25,9 @@ type Model struct {
 	feats   map[string][]weight // a trained model's features, for Save; nil once loaded
 	index   *featIndex          // the same features, as tagging looks them up
 	tagDict map[string]uint8    // frequent words that always had one tag in training
+
+	tagHash           []uint64 // each tag's hash as a feature part
+	padHash, pad2Hash uint64   // the same for the padding before the first word
 }
 
 // ErrBadModel reports a model file that cannot be read.
@@ -36,8 +39,9 @@ const magic = "KPT1"
 //
 // Scores are sums of the model's 16-bit weights, added exactly in integers and so in any
 // order: the features that look only at the words are scored for the whole sentence first,
-// with every table read of the sentence issued together so that their cache misses overlap,
-// and then each word adds the few features of the tags chosen before it.
+// with every table read of the sentence issued together, and then each word adds the few
+// features of the tags chosen before it. No feature string is built: each word's parts are
+// hashed once and every feature's hash is made from its parts' hashes (see tmpl).
 func (m *Model) Tag(words []string) []string {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
@@ -50,87 +54,85 @@ func (m *Model) tag(words []string, sc *scratch) []string {
 	if len(words) == 0 {
 		return out
 	}
-	c := newContext(words)
+	ix := m.index
+	seed := ix.seed
+	sp := &sc.parts
+	sp.fill(newContext(words), func(s string) uint64 { return hashBytes(seed, s) })
 	nt := len(m.tags)
-	k := &sc.k
-	k.b, k.ends, sc.owners, sc.rows = k.b[:0], k.ends[:0], sc.owners[:0], sc.rows[:0]
-	// rows[i] is word i's row of base scores, or -1 for a word the tag dictionary decides.
+	sc.hs, sc.owners, sc.rows = sc.hs[:0], sc.owners[:0], sc.rows[:0]
+	// rows[i] is word i's row of base scores, or -1-tag for a word the tag dictionary decides.
 	nrows := int32(0)
+	add := func(t tmpl, a, b uint64) {
+		sc.hs = append(sc.hs, featHash(seed, t, a, b))
+		sc.owners = append(sc.owners, nrows)
+	}
 	for i, w := range words {
-		if _, ok := m.tagDict[w]; ok {
-			sc.rows = append(sc.rows, -1)
+		if t, ok := m.tagDict[w]; ok {
+			sc.rows = append(sc.rows, -1-int32(t))
 			continue
 		}
 		sc.rows = append(sc.rows, nrows)
-		before := len(k.ends)
-		c.wordKeys(k, i)
-		for range len(k.ends) - before {
-			sc.owners = append(sc.owners, nrows)
-		}
+		wordFeatures(sp, i, add)
 		nrows++
 	}
 	sc.base = slices.Grow(sc.base[:0], int(nrows)*nt)[:int(nrows)*nt]
 	clear(sc.base)
 	if nrows > 0 { // every such word has features, so owners is not nil
-		m.score(k, sc.base, nt, sc.owners)
+		m.score(sc, sc.base, nt, sc.owners)
 	}
 	sc.scores = slices.Grow(sc.scores[:0], nt)[:nt]
-	prev, prev2 := startPad, startPad+"2"
-	for i, w := range words {
-		var tag string
+	addTag := func(t tmpl, a, b uint64) { sc.hs = append(sc.hs, featHash(seed, t, a, b)) }
+	prev, prev2 := m.padHash, m.pad2Hash
+	for i := range words {
+		var tag int
 		if r := int(sc.rows[i]); r < 0 {
-			tag = m.tags[m.tagDict[w]]
+			tag = -1 - r
 		} else {
 			scores := sc.scores
 			copy(scores, sc.base[r*nt:(r+1)*nt])
-			k.b, k.ends = k.b[:0], k.ends[:0]
-			c.tagKeys(k, i, prev, prev2)
-			m.score(k, scores, nt, nil)
-			best := 0
+			sc.hs = sc.hs[:0]
+			tagFeatures(sp, i, prev, prev2, addTag)
+			m.score(sc, scores, nt, nil)
 			for t, s := range scores {
 				// Ties go to the tag listed first, so that results do not depend on order.
-				if s > scores[best] {
-					best = t
+				if s > scores[tag] {
+					tag = t
 				}
 			}
-			tag = m.tags[best]
 		}
-		out[i] = tag
-		prev2, prev = prev, tag
+		out[i] = m.tags[tag]
+		prev2, prev = prev, m.tagHash[tag]
 	}
 	return out
 }
 
 // scratch is the working memory of one Tag call, reused across calls.
 type scratch struct {
-	k            keys
+	parts        sentParts[uint64]
+	hs           []uint64 // feature hashes
+	first        []slot   // the first slot each probes
 	rows, owners []int32
 	base, scores []int32
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// score adds the weights of every feature in k to rows of nt scores in base: feature f's row
-// is owners[f], or the first row when owners is nil. The table's cache misses are made to
-// overlap instead of coming one after another: every feature is hashed, then every feature's
-// first slot read, then the weights added.
-func (m *Model) score(k *keys, base []int32, nt int, owners []int32) {
+// score adds the weights of every feature in sc.hs to rows of nt scores in base: feature f's
+// row is owners[f], or the first row when owners is nil. The table's cache misses are made to
+// overlap instead of coming one after another: every feature's first slot is read, then the
+// weights added.
+func (m *Model) score(sc *scratch, base []int32, nt int, owners []int32) {
 	ix := m.index
-	k.hs, k.first = k.hs[:0], k.first[:0]
-	start := 0
-	for _, e := range k.ends {
-		k.hs = append(k.hs, hashBytes(ix.seed, k.b[start:e]))
-		start = e
-	}
-	for _, h := range k.hs {
-		k.first = append(k.first, ix.slots[h&ix.mask])
+	sc.first = sc.first[:0]
+	for _, h := range sc.hs {
+		sc.first = append(sc.first, ix.slots[h&ix.mask])
 	}
 	var r []int32
 	if owners == nil {
 		r = base[:nt]
 	}
-	for f, h := range k.hs {
-		s := k.first[f]
+	for f, h := range sc.hs {
+		s := sc.first[f]
 		if !s.match(h) {
 			if s.n() == 0 {
 				continue
@@ -294,7 +296,18 @@ func Load(data []byte) (*Model, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadModel, r.err)
 	}
+	m.hashTags()
 	return m, nil
+}
+
+// hashTags sets the hashes of the tags as feature parts, under the index's seed.
+func (m *Model) hashTags() {
+	seed := m.index.seed
+	m.tagHash = make([]uint64, len(m.tags))
+	for i, t := range m.tags {
+		m.tagHash[i] = hashBytes(seed, t)
+	}
+	m.padHash, m.pad2Hash = hashBytes(seed, startPad), hashBytes(seed, startPad+"2")
 }
 
 type reader struct {

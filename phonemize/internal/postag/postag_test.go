@@ -126,3 +126,49 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// TestTagAsTheFeatureStringsSay: tagging, which never builds a feature's string, gives the
+// tags that summing the weights of each feature's string gives, also on words holding the
+// parts' separator "|" or a template's name, and on a line in capitals.
+func TestTagAsTheFeatureStringsSay(t *testing.T) {
+	t.Parallel()
+	sents := toySentences()
+	for range 10 {
+		sents = append(sents,
+			Sentence{Words: fields("a|b saw c|d |"), Tags: fields("NN VBD NN SYM")},
+			Sentence{Words: fields("a saw b|c| caps|t1= w=x"), Tags: fields("DT VBD NN NN NN")},
+			Sentence{Words: fields("I SAW THE CAN ."), Tags: fields("PRP VBD DT NN .")},
+		)
+	}
+	m := Train(sents, TrainConfig{Epochs: 4, MinWeight: 0.01, DictMinFreq: 1000})
+	scale := quantScale(m.feats)
+	byString := func(words []string) []string {
+		var sp sentParts[string]
+		sp.fill(newContext(words), func(s string) string { return s })
+		var out []string
+		prev, prev2 := startPad, startPad+"2"
+		for i := range words {
+			scores := make([]int32, len(m.tags))
+			for _, f := range features(&sp, nil, i, prev, prev2) {
+				for _, w := range m.feats[f] {
+					scores[w.tag] += int32(quantize(w.w, scale))
+				}
+			}
+			best := 0
+			for t, s := range scores {
+				if s > scores[best] {
+					best = t
+				}
+			}
+			out = append(out, m.tags[best])
+			prev2, prev = prev, m.tags[best]
+		}
+		return out
+	}
+	for _, s := range []string{"a|b saw c|d |", "a saw b|c| caps|t1= w=x", "c|d a|b | saw", "I SAW THE CAN .", "we saw a|b .", "| | |", "w=x caps|t1="} {
+		words := fields(s)
+		if got, want := m.Tag(words), byString(words); !equal(got, want) {
+			t.Errorf("Tag(%q) = %v, the feature strings give %v", s, got, want)
+		}
+	}
+}

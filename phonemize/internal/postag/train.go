@@ -98,11 +98,12 @@ func Train(sents []Sentence, cfg TrainConfig) *Model {
 		order[i] = i
 	}
 	var buf []string
+	var sp sentParts[string]
 	for range cfg.Epochs {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, si := range order {
 			s := sents[si]
-			c := newContext(s.Words)
+			sp.fill(newContext(s.Words), func(s string) string { return s })
 			prev, prev2 := startPad, startPad+"2"
 			for i, w := range s.Words {
 				gold := tagIndex[s.Tags[i]]
@@ -110,7 +111,7 @@ func Train(sents []Sentence, cfg TrainConfig) *Model {
 				if t, ok := m.tagDict[w]; ok {
 					guess = t
 				} else {
-					buf = c.features(buf[:0], i, prev, prev2)
+					buf = features(&sp, buf[:0], i, prev, prev2)
 					clear(scores)
 					for _, f := range buf {
 						for _, x := range weights[f] {
@@ -165,15 +166,13 @@ func Train(sents []Sentence, cfg TrainConfig) *Model {
 		panic(err) // a model of 16M weights is far beyond what training here makes
 	}
 	m.index = ix
+	m.hashTags()
 	return m
 }
 
 // Stats reports the model's size: tags, features kept and weights kept.
 func (m *Model) Stats() (tags, features, weights, dict int) {
-	for _, s := range m.index.slots {
-		weights += int(s.n())
-	}
-	return len(m.tags), m.index.len(), weights, len(m.tagDict)
+	return len(m.tags), m.index.nfeat, m.index.nweight, len(m.tagDict)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -237,7 +237,7 @@ func splitOversized(ps []piece, limit int) []piece {
 		n := 0
 		text := p.text
 		for _, r := range p.ps {
-			if _, ok := vocab[r]; ok {
+			if inVocab(r) {
 				if n == limit {
 					out = append(out, piece{text: text, ps: string(cur), ids: n, cut: cutWord})
 					text, cur, n = "", nil, 0

@@ -486,9 +486,9 @@ func hasAlnum(s string) bool {
 // model gets the same ids either way.
 func keepVocab(ps string) string {
 	for _, r := range ps {
-		if _, ok := vocab[r]; !ok && r != '[' {
+		if !inVocab(r) && r != '[' {
 			return strings.Map(func(r rune) rune {
-				if _, ok := vocab[r]; ok || r == '[' {
+				if inVocab(r) || r == '[' {
 					return r
 				}
 				return -1

@@ -18,6 +18,20 @@ var vocab = map[rune]int64{
 	'↗': 172, '↘': 173, 'ᵻ': 177,
 }
 
+// vocabSet holds the vocabulary's symbols as bits, for the tests made on every rune of the
+// output (all the symbols are in the Basic Multilingual Plane).
+var vocabSet = func() (set [1 << 16 / 64]uint64) {
+	for r := range vocab {
+		set[r/64] |= 1 << (r % 64)
+	}
+	return set
+}()
+
+// inVocab reports whether r is a vocabulary symbol.
+func inVocab(r rune) bool {
+	return r >= 0 && r < 1<<16 && vocabSet[r/64]&(1<<(r%64)) != 0
+}
+
 // NumTokens is the size of the model's token embedding (ids are in [0, NumTokens)).
 const NumTokens = 178
 

@@ -1,6 +1,9 @@
 package phonemize
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestVocabularyShape(t *testing.T) {
 	t.Parallel()
@@ -24,5 +27,27 @@ func TestVocabularyShape(t *testing.T) {
 		if got, _ := ID(c.r); got != c.id {
 			t.Errorf("ID(%q) = %d, want %d", c.r, got, c.id)
 		}
+	}
+}
+
+// TestInVocabIsTheMap: the bit set answers as the vocabulary map does, for every rune of the
+// Basic Multilingual Plane and a few beyond it.
+func TestInVocabIsTheMap(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for r := rune(-1); r < 1<<16+2; r++ {
+		_, want := vocab[r]
+		if got := inVocab(r); got != want {
+			t.Errorf("inVocab(%q) = %v, the map says %v", r, got, want)
+		}
+		if want {
+			n++
+		}
+	}
+	if n != len(vocab) {
+		t.Errorf("%d symbols found, want %d", n, len(vocab))
+	}
+	if inVocab(0x10000+'a') || inVocab(utf8.MaxRune) {
+		t.Error("a rune beyond the plane is in the vocabulary")
 	}
 }

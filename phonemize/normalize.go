@@ -14,10 +14,52 @@ func normalize(text string) string {
 	if !strings.ContainsAny(text, "0123456789") {
 		return text
 	}
-	text = phoneRe.ReplaceAllStringFunc(text, speakPhone)
-	text = replaceRanges(text)
-	text = unitRe.ReplaceAllStringFunc(text, speakUnit)
+	// Each expression runs only on text that has what every one of its matches needs, which
+	// is checked in one pass (most text with digits has no telephone number, range or unit).
+	if hasPhoneDigits(text) {
+		text = phoneRe.ReplaceAllStringFunc(text, speakPhone)
+	}
+	if strings.ContainsAny(text, "-–") {
+		text = replaceRanges(text)
+	}
+	if hasUnitAfterDigit(text) {
+		text = unitRe.ReplaceAllStringFunc(text, speakUnit)
+	}
 	return text
+}
+
+// hasPhoneDigits reports three digits, a dot or hyphen and four digits, which every match of
+// phoneRe ends with.
+func hasPhoneDigits(text string) bool {
+	for i := 0; i+8 <= len(text); i++ {
+		if isDigitByte(text[i]) && isDigitByte(text[i+1]) && isDigitByte(text[i+2]) &&
+			(text[i+3] == '.' || text[i+3] == '-') && isDigitByte(text[i+4]) &&
+			isDigitByte(text[i+5]) && isDigitByte(text[i+6]) && isDigitByte(text[i+7]) {
+			return true
+		}
+	}
+	return false
+}
+
+// unitInitials are the first bytes of the units unitRe knows ("°" begins with 0xC2).
+const unitInitials = "kcmlofMGTKH\xc2"
+
+// hasUnitAfterDigit reports a digit followed, directly or after one space, by the first byte
+// of a unit, which every match of unitRe has.
+func hasUnitAfterDigit(text string) bool {
+	for i := 0; i+1 < len(text); i++ {
+		if !isDigitByte(text[i]) {
+			continue
+		}
+		j := i + 1
+		if text[j] == ' ' {
+			j++
+		}
+		if j < len(text) && strings.IndexByte(unitInitials, text[j]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // phoneRe matches North American style numbers: (555) 123-4567, 555-123-4567, 555.123.4567,

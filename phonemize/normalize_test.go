@@ -94,3 +94,39 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNormalizeShortcuts: the one-pass checks that let normalize skip an expression never
+// skip text the expression matches.
+func FuzzNormalizeShortcuts(f *testing.F) {
+	for _, s := range []string{
+		"Call 555-123-4567 now", "(555) 123-4567", "+1 555 123 4567", "555.1234", "pages 10-20",
+		"£5–£10", "3-4%", "it weighs 5 kg", "5kg", "20 °C", "100MB/s", "3.5 GHz", "2 mph", "1 lb",
+		"no digits here", "2024-01-15", "9 to 5", "7 Km", "12345678",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if phoneRe.MatchString(s) && !hasPhoneDigits(s) {
+			t.Errorf("%q has a telephone number the check misses", s)
+		}
+		if rangeRe.MatchString(s) && !strings.ContainsAny(s, "-–") {
+			t.Errorf("%q has a range with no dash", s)
+		}
+		if unitRe.MatchString(s) && !hasUnitAfterDigit(s) {
+			t.Errorf("%q has a unit the check misses", s)
+		}
+	})
+}
+
+// TestUnitInitialsCoverTheUnits: every unit unitRe reads begins with a byte of unitInitials.
+func TestUnitInitialsCoverTheUnits(t *testing.T) {
+	t.Parallel()
+	for u := range units {
+		if strings.IndexByte(unitInitials, u[0]) < 0 {
+			t.Errorf("unit %q begins with %q, which unitInitials lacks", u, u[0])
+		}
+		if !unitRe.MatchString("5 " + u) {
+			t.Errorf("unitRe does not read unit %q", u)
+		}
+	}
+}

@@ -42,23 +42,27 @@ var (
 // replace.
 type replacer struct {
 	r     *strings.Replacer
-	chars string // the first character of every pattern
+	chars []string // the first character of every pattern
 }
 
 func newReplacer(oldnew ...string) replacer {
-	var chars strings.Builder
+	var chars []string
 	for i := 0; i < len(oldnew); i += 2 {
-		r, _ := utf8.DecodeRuneInString(oldnew[i])
-		chars.WriteRune(r)
+		_, n := utf8.DecodeRuneInString(oldnew[i])
+		chars = append(chars, oldnew[i][:n])
 	}
-	return replacer{strings.NewReplacer(oldnew...), chars.String()}
+	return replacer{strings.NewReplacer(oldnew...), chars}
 }
 
 func (r replacer) Replace(s string) string {
-	if !strings.ContainsAny(s, r.chars) {
-		return s
+	// One substring search per character: strings.ContainsAny would decode every rune of s
+	// and look it up among the characters, since they are not ASCII.
+	for _, c := range r.chars {
+		if strings.Contains(s, c) {
+			return r.r.Replace(s)
+		}
 	}
-	return r.r.Replace(s)
+	return s
 }
 
 // g2p is one dialect's converter.

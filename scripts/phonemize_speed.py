@@ -74,11 +74,33 @@ def host():
     }
 
 
+def compare(old, new, rounds):
+    """Alternating rounds of two kokoro binaries; prints each one's median µs per sentence."""
+    rows = sentences()
+    times = {old: ([], []), new: ([], [])}
+    for _ in range(rounds):
+        for b in (old, new):
+            f, w = go_round(b, rows)
+            times[b][0].append(f / len(rows) * 1e6)
+            times[b][1].append(w / len(rows) * 1e6)
+    for name, b in (("old", old), ("new", new)):
+        f, w = times[b]
+        print("%s %s: first sight %.1f µs, warm cache %.1f µs a sentence (medians of %d rounds; warm by round: %s)"
+              % (name, b, statistics.median(f), statistics.median(w), rounds, " ".join("%.0f" % x for x in w)))
+    ratios = [o / n for o, n in zip(times[old][1], times[new][1])]
+    print("warm cache, old/new by round: median %.3f, %d of %d rounds above 1"
+          % (statistics.median(ratios), sum(r > 1 for r in ratios), rounds))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--kokoro", default=os.path.join(ROOT, "bin", "kokoro"))
+    ap.add_argument("--against", metavar="OLD", help="time this kokoro binary against --kokoro instead of misaki")
     args = ap.parse_args()
+    if args.against:
+        compare(args.against, args.kokoro, args.rounds)
+        return
     info = host()
     load_spacy_model()
     from misaki import en, espeak

@@ -34,6 +34,9 @@ type Chunk struct {
 	Phonemes string  // phonemes, as Phonemize would print them
 	IDs      []int64 // vocabulary ids WITHOUT the two pads; 1 <= len <= MaxIDs
 	Break    Break   // how the text goes on after this chunk: the pause its join calls for
+	// SentenceIDs is how many ids the sentences this chunk speaks (whole or in part) have
+	// together, at most MaxIDs: len(IDs) for a chunk of whole sentences, more for a part of one.
+	SentenceIDs int
 }
 
 // Break is the boundary a chunk ends on, weakest first. The model ends every chunk as if the
@@ -139,6 +142,7 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 			e = cutPoint(pieces, s, limit)
 		}
 		if c, ok := makeChunk(pieces[s:e]); ok {
+			c.SentenceIDs = max(len(c.IDs), min(MaxIDs, sentenceIDs(pieces, s, e)))
 			chunks = append(chunks, c)
 			done += len(c.IDs)
 		} else if n := len(chunks); n > 0 {
@@ -152,6 +156,21 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	}
 	chunks[len(chunks)-1].Break = BreakEnd
 	return chunks, nil
+}
+
+// sentenceIDs is how many ids the whole sentences that pieces s to e-1 belong to have.
+func sentenceIDs(ps []piece, s, e int) int {
+	for s > 0 && ps[s-1].cut < cutSentence {
+		s--
+	}
+	for e < len(ps) && ps[e-1].cut < cutSentence {
+		e++
+	}
+	n := 0
+	for _, p := range ps[s:e] {
+		n += p.ids
+	}
+	return n
 }
 
 func cutStrength(t *token) int {

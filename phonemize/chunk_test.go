@@ -100,3 +100,65 @@ func TestChunkBreaks(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkSentenceIDs: a chunk knows how many ids its sentences have, so that each part of a
+// sentence cut for early audio can be spoken with the whole sentence's style row.
+func TestChunkSentenceIDs(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	ids := func(text string) int { // the ids of text spoken as one chunk
+		cs, err := p.Chunks(text, Options{FirstChunkMinIDs: MaxIDs, FirstChunkMaxIDs: MaxIDs})
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("Chunks(%q): %d chunks, %v", text, len(cs), err)
+		}
+		return len(cs[0].IDs)
+	}
+	first, second := "Thanks for calling, how can I help you today?", "We are open until six."
+	cs, err := p.Chunks(first+" "+second, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 || cs[0].Text != "Thanks for calling," {
+		t.Fatalf("chunks %q, want the first sentence cut at its comma", texts(cs))
+	}
+	// Both parts of the cut sentence carry its whole length, with the space after it (the
+	// second chunk also holds the next sentence).
+	if want := ids(first) + 1; cs[0].SentenceIDs != want {
+		t.Errorf("first part: %d sentence ids, want %d", cs[0].SentenceIDs, want)
+	}
+	if want := ids(first) + 1 + ids(second); cs[1].SentenceIDs != want {
+		t.Errorf("second chunk: %d sentence ids, its two sentences have %d", cs[1].SentenceIDs, want)
+	}
+	// Chunks of whole sentences carry their own length, and no chunk more than MaxIDs.
+	long := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 40)
+	cs, err = p.Chunks(long, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cs {
+		if c.SentenceIDs < len(c.IDs) || c.SentenceIDs > MaxIDs {
+			t.Errorf("chunk %d: %d sentence ids for %d ids", i, c.SentenceIDs, len(c.IDs))
+		}
+		if i > 0 && c.SentenceIDs > len(c.IDs)+1 {
+			t.Errorf("chunk %d of whole sentences: %d sentence ids for %d ids", i, c.SentenceIDs, len(c.IDs))
+		}
+	}
+	// A sentence without a stop running past MaxIDs is capped.
+	cs, err = p.Chunks(strings.Repeat("word ", 400), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cs {
+		if c.SentenceIDs != MaxIDs {
+			t.Errorf("chunk %d of an endless sentence: %d sentence ids, want %d", i, c.SentenceIDs, MaxIDs)
+		}
+	}
+}
+
+func texts(cs []Chunk) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Text)
+	}
+	return out
+}

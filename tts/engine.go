@@ -53,6 +53,16 @@ func (e *Engine) Close() error {
 // QueueDepth is the number of chunks waiting for a slot.
 func (e *Engine) QueueDepth() int { return e.sched.depth() }
 
+// styleIDs is the utterance length whose style row a chunk is spoken with: its sentence's.
+// The voice packs hold one row per length, and the reference speaks a sentence with the row
+// of its whole length; a part of a sentence cut off for early audio spoken with the row of its
+// own, shorter length was heard less well (testdata/listen/bench.md: word error rate on split
+// sentences 13.6 % → 10.6 % for af_heart and 14.5 % → 9.4 % for am_michael with the
+// sentence's row, the reference's being 11.5 %).
+func styleIDs(c phonemize.Chunk) int {
+	return max(len(c.IDs), c.SentenceIDs)
+}
+
 // Stream speaks req, handing each chunk to emit in order as soon as it is synthesized. It
 // checks req first (Check), so a request that breaks a rule costs no model work. The next
 // chunk is already queued while emit runs, so a slow writer does not idle the model.
@@ -86,7 +96,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 		}
 	}()
 	submit := func(i int, deadline time.Time) (*job, error) {
-		style, err := e.voices.Style(req.Voice, len(chunks[i].IDs))
+		style, err := e.voices.Style(req.Voice, styleIDs(chunks[i]))
 		if err != nil {
 			return nil, err
 		}

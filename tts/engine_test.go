@@ -310,3 +310,48 @@ func TestChunkBudgetsReachThePhonemizer(t *testing.T) {
 		t.Fatalf("phonemizer asked with %+v", o)
 	}
 }
+
+// sentencePhonemizer is splitPhonemizer with every chunk a part of one 40-id sentence.
+type sentencePhonemizer struct{ splitPhonemizer }
+
+func (p sentencePhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
+	cs, err := p.splitPhonemizer.Chunks(text, opt)
+	for i := range cs {
+		cs[i].SentenceIDs = 40
+	}
+	return cs, err
+}
+
+// lengthVoices records the utterance lengths styles are asked for.
+type lengthVoices struct {
+	fakeVoices
+	mu sync.Mutex
+	ns []int
+}
+
+func (v *lengthVoices) Style(spec string, n int) ([]float32, error) {
+	v.mu.Lock()
+	v.ns = append(v.ns, n)
+	v.mu.Unlock()
+	return v.fakeVoices.Style(spec, n)
+}
+
+// TestPartsOfASentenceShareItsStyle: each chunk of a sentence cut into parts is spoken with the
+// style row of the whole sentence's length, as the sentence spoken whole would be.
+func TestPartsOfASentenceShareItsStyle(t *testing.T) {
+	v := &lengthVoices{}
+	e := New(Config{}, sentencePhonemizer{}, &instantSynth{}, v)
+	defer e.Close()
+	if _, err := e.Stream(context.Background(), Request{Text: "a|bb|ccc", Voice: "af_heart"}, func(Chunk) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// Check asks for the voice once first (for length 1), then each chunk for its style.
+	if len(v.ns) != 4 {
+		t.Fatalf("%d styles asked for, want 4", len(v.ns))
+	}
+	for i, n := range v.ns[1:] {
+		if n != 40 {
+			t.Errorf("chunk %d spoken with the row for %d ids, want the sentence's 40", i, n)
+		}
+	}
+}

@@ -250,7 +250,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 			return 0, fmt.Errorf("phonemize %q: %w", t, err)
 		}
 		for _, c := range chunks {
-			style, err := e.voices.Style(voice, len(c.IDs))
+			style, err := e.voices.Style(voice, styleIDs(c))
 			if err != nil {
 				return 0, err
 			}

@@ -466,7 +466,7 @@ def report(rows, sentences, voices, names, args, read):
     w = lines.append
     w("# Listening benchmark: kokoro beside its peers\n")
     counts = ", ".join(f"{v} on {len(common[v])}" for v in voices)
-    w(f"{len(sentences)} sentences (testdata/listen/sentences.txt; {counts}), voices {', '.join(voices)}, one judge: "
+    w(f"{len(sentences)} sentences ({args.sentences}; {counts}), voices {', '.join(voices)}, one judge: "
       "pocketsphinx (Debian's pocketsphinx-en-us, an American recognizer) for the word error rate; "
       "silence = 10 ms frames under -50 dBFS RMS; a pause = a silent run of 50 ms or more inside the speech.\n")
     w("Every system runs the same model file (assets/model, int8) and the same voice vectors (assets/voices).\n")

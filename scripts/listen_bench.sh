@@ -85,4 +85,4 @@ fi
 .venv-peers/bin/python scripts/listen_bench.py run --sentences "$sentences" --voices "$voices" \
   "${servers[@]}" "${only[@]}" --model assets/model/model.onnx --voices-dir assets/voices \
   --misaki "$out/misaki.json" --kokoro-bin bin/kokoro --out "$out" \
-  --command-line "scripts/listen_bench.sh${baseline:+ --baseline $baseline}${baseline_voices:+ --baseline-voices $baseline_voices} --voices $voices${only[*]:+ ${only[*]}}"
+  --command-line "scripts/listen_bench.sh${baseline:+ --baseline $baseline}${baseline_voices:+ --baseline-voices $baseline_voices} --voices $voices${only[*]:+ ${only[*]}}$([ "$sentences" = testdata/listen/sentences.txt ] || echo " --sentences $sentences")$([ "$out" = out/listen ] || echo " --out $out")"

@@ -55,10 +55,12 @@ func (e *Engine) QueueDepth() int { return e.sched.depth() }
 
 // styleIDs is the utterance length whose style row a chunk is spoken with: its sentence's.
 // The voice packs hold one row per length, and the reference speaks a sentence with the row
-// of its whole length; a part of a sentence cut off for early audio spoken with the row of its
-// own, shorter length was heard less well (testdata/listen/bench.md: word error rate on split
-// sentences 13.6 % → 10.6 % for af_heart and 14.5 % → 9.4 % for am_michael with the
-// sentence's row, the reference's being 11.5 %).
+// of its whole length; so does kokoro, for every part of a sentence cut off for early audio.
+// Against each part spoken with the row of its own length, the word error rate on split
+// sentences went 13.6 → 10.6 % (af_heart), 14.5 → 9.4 % (am_michael), 14.5 → 12.3 %
+// (bm_george) and stayed 37.4 % (bf_emma) on the listening sentences, and on fresh ones
+// 10.0 → 10.0 %, 13.5 → 10.0 %, 18.3 → 22.3 % and 46.7 → 44.1 % (testdata/listen/fresh.md):
+// better on average, not on every voice.
 func styleIDs(c phonemize.Chunk) int {
 	return max(len(c.IDs), c.SentenceIDs)
 }

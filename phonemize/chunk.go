@@ -14,6 +14,10 @@ type Options struct {
 	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
 	FirstChunkMinIDs int
 	MaxIDs           int // 0 = MaxIDs (510)
+	// FirstChunkWholeSentence ends the first chunk at the end of the first sentence, as the
+	// chunks after it end, instead of at its first phrase (FirstChunkMinIDs and
+	// FirstChunkMaxIDs are then not used; only a sentence longer than MaxIDs is cut).
+	FirstChunkWholeSentence bool
 	// Ramp bounds each later chunk to Ramp times the ids before it (0 = no bound but MaxIDs),
 	// so that each chunk is synthesized while the audio before it plays.
 	Ramp float64
@@ -132,8 +136,10 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	done := 0 // ids in the chunks so far
 	for s := 0; s < len(pieces); {
 		var e int
-		if len(chunks) == 0 {
-			e = firstCut(pieces, s, minFirst, first)
+		if len(chunks) == 0 && opt.FirstChunkWholeSentence {
+			e = firstCut(pieces, s, 0, maxIDs, cutSentence)
+		} else if len(chunks) == 0 {
+			e = firstCut(pieces, s, minFirst, first, cutComma)
 		} else {
 			limit := maxIDs
 			if opt.Ramp > 0 {
@@ -226,17 +232,17 @@ func cutPoint(ps []piece, s, limit int) int {
 	return fits
 }
 
-// firstCut returns the end of the first chunk, which starts at s: the first punctuation (or the end of the
-// text, or of its paragraph) that ends it with at least minIDs ids and at most limit;
-// cutPoint's rule when there is none.
-func firstCut(ps []piece, s, minIDs, limit int) int {
+// firstCut returns the end of the first chunk, which starts at s: the first boundary of at
+// least minCut's strength (or the end of the text, or of its paragraph) that ends it with at
+// least minIDs ids and at most limit; cutPoint's rule when there is none.
+func firstCut(ps []piece, s, minIDs, limit, minCut int) int {
 	total := 0
 	for i := s; i < len(ps); i++ {
 		if total+ps[i].ids > limit && i > s {
 			break
 		}
 		total += ps[i].ids
-		if i == len(ps)-1 || ps[i].cut == cutPara || (total >= minIDs && ps[i].cut >= cutComma) {
+		if i == len(ps)-1 || ps[i].cut == cutPara || (total >= minIDs && ps[i].cut >= minCut) {
 			return i + 1
 		}
 	}

@@ -162,3 +162,32 @@ func texts(cs []Chunk) []string {
 	}
 	return out
 }
+
+// TestFirstChunkWholeSentence: with FirstChunkWholeSentence the first chunk is the first
+// sentence, whatever its commas, and only a sentence longer than MaxIDs is cut.
+func TestFirstChunkWholeSentence(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	text := "Thanks for calling, how can I help you today? We are open until six, every day."
+	for _, lang := range []string{"en-us", "en-gb"} {
+		cs, err := p.Chunks(text, Options{Lang: lang, FirstChunkWholeSentence: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := texts(cs); len(got) != 2 || got[0] != "Thanks for calling, how can I help you today?" {
+			t.Errorf("%s: chunks %q, want the first sentence whole, then the second", lang, got)
+		}
+		if cs, _ := p.Chunks(text, Options{Lang: lang}); cs[0].Text != "Thanks for calling," {
+			t.Errorf("%s: without the option the first chunk is %q, want the first phrase", lang, cs[0].Text)
+		}
+	}
+	long := strings.Repeat("one more word, ", 120) + "and the end."
+	cs, err := p.Chunks(long, Options{FirstChunkWholeSentence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) < 2 || len(cs[0].IDs) > MaxIDs || len(cs[0].IDs) < MaxIDs/2 || !strings.HasSuffix(cs[0].Text, ",") {
+		t.Errorf("a sentence of %d chunks: first has %d ids and ends %q; want it cut at a comma within %d ids",
+			len(cs), len(cs[0].IDs), lastRuneStr(cs[0].Text), MaxIDs)
+	}
+}

@@ -116,13 +116,30 @@ func (p *Phonemizer) Close() error {
 func (p *Phonemizer) EspeakPath() string { return p.espeak }
 
 func (p *Phonemizer) dialect(lang string) (*g2p, error) {
-	switch strings.ToLower(lang) {
-	case "", "en-us", "en", "a", "en_us":
-		return p.us, nil
-	case "en-gb", "b", "en_gb":
+	switch {
+	case IsBritish(lang):
 		return p.gb, nil
+	case isAmerican(lang):
+		return p.us, nil
 	}
 	return nil, fmt.Errorf("unsupported language %q (want en-us or en-gb)", lang)
+}
+
+// IsBritish reports whether lang names British English ("en-gb" and its spellings).
+func IsBritish(lang string) bool {
+	switch strings.ToLower(lang) {
+	case "en-gb", "b", "en_gb":
+		return true
+	}
+	return false
+}
+
+func isAmerican(lang string) bool {
+	switch strings.ToLower(lang) {
+	case "", "en-us", "en", "a", "en_us":
+		return true
+	}
+	return false
 }
 
 // Phonemize converts text to one phoneme string.

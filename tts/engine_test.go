@@ -355,3 +355,38 @@ func TestPartsOfASentenceShareItsStyle(t *testing.T) {
 		}
 	}
 }
+
+// optsPhonemizer records the options it is asked to chunk with.
+type optsPhonemizer struct {
+	splitPhonemizer
+	mu   sync.Mutex
+	opts []phonemize.Options
+}
+
+func (p *optsPhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
+	p.mu.Lock()
+	p.opts = append(p.opts, opt)
+	p.mu.Unlock()
+	return p.splitPhonemizer.Chunks(text, opt)
+}
+
+// TestBritishStartsOnAWholeSentence: a British voice's first chunk is its first sentence
+// whole, an American voice's its first phrase.
+func TestBritishStartsOnAWholeSentence(t *testing.T) {
+	ph := &optsPhonemizer{}
+	e := New(Config{}, ph, &instantSynth{}, fakeVoices{})
+	defer e.Close()
+	for _, r := range []Request{{Text: "a|b", Voice: "bf_emma"}, {Text: "a|b", Voice: "af_heart"}, {Text: "a|b", Voice: "af_heart", Lang: "en-gb"}} {
+		if _, err := e.Stream(context.Background(), r, func(Chunk) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(ph.opts) != 3 {
+		t.Fatalf("%d calls to Chunks", len(ph.opts))
+	}
+	for i, want := range []bool{true, false, true} {
+		if got := ph.opts[i].FirstChunkWholeSentence; got != want {
+			t.Errorf("request %d (%s): FirstChunkWholeSentence %v, want %v", i, ph.opts[i].Lang, got, want)
+		}
+	}
+}

@@ -311,10 +311,27 @@ func TestChunkBudgetsReachThePhonemizer(t *testing.T) {
 	}
 }
 
-// sentencePhonemizer is splitPhonemizer with every chunk a part of one 40-id sentence.
-type sentencePhonemizer struct{ splitPhonemizer }
+// recorder keeps what a fake is asked for, in order.
+type recorder[T any] struct {
+	mu  sync.Mutex
+	got []T
+}
 
-func (p sentencePhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
+func (r *recorder[T]) add(v T) {
+	r.mu.Lock()
+	r.got = append(r.got, v)
+	r.mu.Unlock()
+}
+
+// sentencePhonemizer is splitPhonemizer with every chunk a part of one 40-id sentence; it
+// records the options it is asked to chunk with.
+type sentencePhonemizer struct {
+	splitPhonemizer
+	recorder[phonemize.Options]
+}
+
+func (p *sentencePhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
+	p.add(opt)
 	cs, err := p.splitPhonemizer.Chunks(text, opt)
 	for i := range cs {
 		cs[i].SentenceIDs = 40
@@ -325,14 +342,11 @@ func (p sentencePhonemizer) Chunks(text string, opt phonemize.Options) ([]phonem
 // lengthVoices records the utterance lengths styles are asked for.
 type lengthVoices struct {
 	fakeVoices
-	mu sync.Mutex
-	ns []int
+	recorder[int]
 }
 
 func (v *lengthVoices) Style(spec string, n int) ([]float32, error) {
-	v.mu.Lock()
-	v.ns = append(v.ns, n)
-	v.mu.Unlock()
+	v.add(n)
 	return v.fakeVoices.Style(spec, n)
 }
 
@@ -340,40 +354,26 @@ func (v *lengthVoices) Style(spec string, n int) ([]float32, error) {
 // style row of the whole sentence's length, as the sentence spoken whole would be.
 func TestPartsOfASentenceShareItsStyle(t *testing.T) {
 	v := &lengthVoices{}
-	e := New(Config{}, sentencePhonemizer{}, &instantSynth{}, v)
+	e := New(Config{}, &sentencePhonemizer{}, &instantSynth{}, v)
 	defer e.Close()
 	if _, err := e.Stream(context.Background(), Request{Text: "a|bb|ccc", Voice: "af_heart"}, func(Chunk) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	// Check asks for the voice once first (for length 1), then each chunk for its style.
-	if len(v.ns) != 4 {
-		t.Fatalf("%d styles asked for, want 4", len(v.ns))
+	if len(v.got) != 4 {
+		t.Fatalf("%d styles asked for, want 4", len(v.got))
 	}
-	for i, n := range v.ns[1:] {
+	for i, n := range v.got[1:] {
 		if n != 40 {
 			t.Errorf("chunk %d spoken with the row for %d ids, want the sentence's 40", i, n)
 		}
 	}
 }
 
-// optsPhonemizer records the options it is asked to chunk with.
-type optsPhonemizer struct {
-	splitPhonemizer
-	mu   sync.Mutex
-	opts []phonemize.Options
-}
-
-func (p *optsPhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
-	p.mu.Lock()
-	p.opts = append(p.opts, opt)
-	p.mu.Unlock()
-	return p.splitPhonemizer.Chunks(text, opt)
-}
-
 // TestBritishStartsOnAWholeSentence: a British voice's first chunk is its first sentence
 // whole, an American voice's its first phrase.
 func TestBritishStartsOnAWholeSentence(t *testing.T) {
-	ph := &optsPhonemizer{}
+	ph := &sentencePhonemizer{}
 	e := New(Config{}, ph, &instantSynth{}, fakeVoices{})
 	defer e.Close()
 	for _, r := range []Request{{Text: "a|b", Voice: "bf_emma"}, {Text: "a|b", Voice: "af_heart"}, {Text: "a|b", Voice: "af_heart", Lang: "en-gb"}} {
@@ -381,12 +381,12 @@ func TestBritishStartsOnAWholeSentence(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(ph.opts) != 3 {
-		t.Fatalf("%d calls to Chunks", len(ph.opts))
+	if len(ph.got) != 3 {
+		t.Fatalf("%d calls to Chunks", len(ph.got))
 	}
 	for i, want := range []bool{true, false, true} {
-		if got := ph.opts[i].FirstChunkWholeSentence; got != want {
-			t.Errorf("request %d (%s): FirstChunkWholeSentence %v, want %v", i, ph.opts[i].Lang, got, want)
+		if got := ph.got[i].FirstChunkWholeSentence; got != want {
+			t.Errorf("request %d (%s): FirstChunkWholeSentence %v, want %v", i, ph.got[i].Lang, got, want)
 		}
 	}
 }

@@ -213,6 +213,11 @@ func hashBytes[T string | []byte](seed uint64, b T) uint64 {
 		k *= c2
 		h ^= k
 	}
+	return avalanche(h)
+}
+
+// avalanche is the final mix of both hashes: every input bit reaches every output bit.
+func avalanche(h uint64) uint64 {
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
@@ -240,10 +245,5 @@ func featHash(seed uint64, t tmpl, a, b uint64) uint64 {
 	h := (seed + uint64(t) + 1) * 0x9e3779b97f4a7c15
 	h = bits.RotateLeft64((h^a)*c1, 31)
 	h = bits.RotateLeft64((h^b)*c2, 27)
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h
+	return avalanche(h)
 }

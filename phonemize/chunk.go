@@ -96,9 +96,10 @@ type piece struct {
 }
 
 // Chunks phonemizes text and splits it into model-sized chunks: whole sentences packed up to
-// MaxIDs, a sentence too long split at : ; then , — then between words; the first chunk is cut
-// the same way but held to FirstChunkMaxIDs. A paragraph (text between blank lines) always ends
-// a chunk, so that its longer pause can be put back at the join.
+// MaxIDs, a sentence too long split at : ; then , — then between words; the first chunk is the
+// text's first phrase (see FirstChunkMinIDs and FirstChunkMaxIDs), or its first sentence with
+// FirstChunkWholeSentence. A paragraph (text between blank lines) always ends a chunk, so that
+// its longer pause can be put back at the join.
 func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	g, err := p.dialect(opt.Lang)
 	if err != nil {

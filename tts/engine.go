@@ -60,7 +60,8 @@ func (e *Engine) QueueDepth() int { return e.sched.depth() }
 // sentences went 13.6 → 10.6 % (af_heart), 14.5 → 9.4 % (am_michael), 14.5 → 12.3 %
 // (bm_george) and stayed 37.4 % (bf_emma) on the listening sentences, and on fresh ones
 // 10.0 → 10.0 %, 13.5 → 10.0 %, 18.3 → 22.3 % and 46.7 → 44.1 % (testdata/listen/fresh.md):
-// better on average, not on every voice.
+// better on average, not on every voice. (British voices now start on a whole sentence; see
+// chunkOptions.)
 func styleIDs(c phonemize.Chunk) int {
 	return max(len(c.IDs), c.SentenceIDs)
 }

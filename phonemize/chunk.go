@@ -9,7 +9,7 @@ import (
 // Options configures Chunks.
 type Options struct {
 	Lang             string // "en-us" | "en-gb"; "" = en-us
-	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs
+	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs; Pace may move the first chunk past it
 	// FirstChunkMinIDs is the shortest first chunk that may end at punctuation: a comma after
 	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
 	FirstChunkMinIDs int
@@ -21,12 +21,21 @@ type Options struct {
 	// Ramp bounds each later chunk to Ramp times the ids before it (0 = no bound but MaxIDs),
 	// so that each chunk is synthesized while the audio before it plays.
 	Ramp float64
+	// Pace, when above 0, bounds each later chunk instead of Ramp, by what the model makes
+	// while the audio before it plays. The unit is the model's time per id: a chunk of n ids
+	// plays for Pace×n units and costs the model n+PaceOverhead units to make. Each later
+	// chunk is cut to fit in the audio still to play when the chunk before it is made (and no
+	// shorter than FirstChunkMinIDs, since a chunk too short for the buffer only stalls again).
+	Pace         float64
+	PaceOverhead int
 }
 
 // The first chunk ends at the first punctuation (comma or stronger) after at least
 // DefaultFirstChunkMinIDs ids: the first phrase of the text, so that the first audio leaves as
 // soon as one phrase is synthesized. A first phrase longer than DefaultFirstChunkMaxIDs (a
-// second or two of speech) is cut between words.
+// second or two of speech) is cut between words. A first chunk cut where the text has no
+// punctuation (before "and", "at", or after two words) was heard worse: on the listening
+// sentences word error rates rose by 2 to 6 points (see the README's Performance section).
 const (
 	DefaultFirstChunkMaxIDs = 80
 	DefaultFirstChunkMinIDs = 12
@@ -75,15 +84,53 @@ func (b Break) String() string {
 	return fmt.Sprintf("Break(%d)", int(b))
 }
 
-// Boundary strengths, strongest first.
+// Boundary strengths, weakest first.
 const (
 	cutNone     = -1 // inside a written-together word
-	cutWord     = 0
-	cutComma    = 1 // , —
-	cutClause   = 2 // : ;
-	cutSentence = 3 // . ! ? …
-	cutPara     = 4 // a blank line: always cut
+	cutInside   = 0  // between two words, after one that leans on the next (see leansOn)
+	cutWord     = 1  // between two words
+	cutPhrase   = 2  // between two words, before one that opens a phrase (see opensPhrase)
+	cutComma    = 3  // , —
+	cutClause   = 4  // : ;
+	cutSentence = 5  // . ! ? …
+	cutPara     = 6  // a blank line: always cut
 )
+
+// leansOn reports whether a word tagged tag belongs with the word after it: a determiner, a
+// possessive, an adjective, a number, a preposition, a conjunction, "to" or a modal ("the |
+// order", "your | card", "at | noon", "can | book"). A cut after it splits a phrase.
+func leansOn(t *token) bool {
+	switch t.tag {
+	case "DT", "PDT", "PRP$", "WP$", "JJ", "JJR", "JJS", "CD", "IN", "TO", "CC", "MD", "POS", "EX", "WDT", "WP", "WRB":
+		return true
+	}
+	return false
+}
+
+// opensPhrase reports whether a word tagged tag begins a phrase of its own inside a clause: a
+// conjunction ("and", "because"), a preposition ("at", "between"), "to", or a wh-word
+// ("which", "when"). Cut before such a word, each side is still a phrase a speaker might pause
+// between; cut elsewhere, the cut falls inside one. "of" binds to the noun before it ("the end
+// of the day") and does not count.
+func opensPhrase(t *token) bool {
+	return opensPhraseTag(t.tag) && !strings.EqualFold(t.text, "of")
+}
+
+func opensPhraseTag(tag string) bool {
+	switch tag {
+	case "CC", "TO", "WDT", "WP", "WP$", "WRB", "IN":
+		return true
+	}
+	return false
+}
+
+func demonstrative(w string) bool {
+	switch strings.ToLower(w) {
+	case "that", "this", "these", "those":
+		return true
+	}
+	return false
+}
 
 // paragraphBreak is a blank line (spaces allowed on it) between two paragraphs.
 var paragraphBreak = regexp.MustCompile(`\r?\n[ \t\r]*\n`)
@@ -124,9 +171,26 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	var pieces []piece
 	for _, para := range paragraphBreak.Split(text, -1) {
 		_, toks := g.convert(para)
+		prev := &token{} // the word before t
 		for _, t := range toks {
 			ps := t.ps + t.ws
-			pieces = append(pieces, piece{text: t.text + t.ws, ps: ps, ids: len(Tokenize(ps)), cut: cutStrength(t)})
+			if n := len(pieces); n > 0 {
+				switch last := &pieces[n-1]; {
+				// Before a word that opens a phrase, after a word that ends one: a noun, a
+				// verb, an adverb, or a demonstrative standing alone ("book that | for you").
+				case opensPhrase(t) && (last.cut == cutWord || last.cut == cutInside && prev.tag == "DT" && demonstrative(prev.text)):
+					last.cut = cutPhrase
+				// Between two nouns of one compound ("the front | desk").
+				case last.cut == cutWord && strings.HasPrefix(t.tag, "NN") && strings.HasPrefix(prev.tag, "NN"):
+					last.cut = cutInside
+				}
+			}
+			prev = t
+			cut := cutStrength(t)
+			if cut == cutWord && leansOn(t) {
+				cut = cutInside
+			}
+			pieces = append(pieces, piece{text: t.text + t.ws, ps: ps, ids: len(Tokenize(ps)), cut: cut})
 		}
 		if len(pieces) > 0 {
 			pieces[len(pieces)-1].cut = cutPara
@@ -134,22 +198,33 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	}
 	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
 	var chunks []Chunk
-	done := 0 // ids in the chunks so far
+	done := 0    // ids in the chunks so far
+	ahead := 0.0 // with Pace: the audio still to play when the last chunk is made, in units
 	for s := 0; s < len(pieces); {
 		var e int
-		if len(chunks) == 0 && opt.FirstChunkWholeSentence {
+		switch {
+		case len(chunks) == 0 && opt.FirstChunkWholeSentence:
 			e = firstCut(pieces, s, 0, maxIDs, cutSentence)
-		} else if len(chunks) == 0 {
+		case len(chunks) == 0:
 			e = firstCut(pieces, s, minFirst, first, cutComma)
-		} else {
-			limit := maxIDs
-			if opt.Ramp > 0 {
-				limit = min(maxIDs, max(first, int(opt.Ramp*float64(done))))
+			if opt.Pace > 0 {
+				e = pacedFirst(pieces, s, e, minFirst, maxIDs, opt)
 			}
+		case opt.Pace > 0:
+			limit, _ := pacedLimit(ahead, minFirst, maxIDs, opt)
 			e = cutPoint(pieces, s, limit)
+		case opt.Ramp > 0:
+			e = cutPoint(pieces, s, min(maxIDs, max(first, int(opt.Ramp*float64(done)))))
+		default:
+			e = cutPoint(pieces, s, maxIDs)
 		}
 		if c, ok := makeChunk(pieces[s:e]); ok {
 			c.SentenceIDs = max(len(c.IDs), min(MaxIDs, sentenceIDs(pieces, s, e)))
+			if len(chunks) == 0 {
+				ahead = opt.Pace * float64(len(c.IDs))
+			} else {
+				ahead = paced(ahead, len(c.IDs), opt)
+			}
 			chunks = append(chunks, c)
 			done += len(c.IDs)
 		} else if n := len(chunks); n > 0 {
@@ -163,6 +238,75 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	}
 	chunks[len(chunks)-1].Break = BreakEnd
 	return chunks, nil
+}
+
+// pacedLimit is the most ids the next chunk may have to be made while ahead units of audio
+// still play (Options.Pace). When that is shorter than minIDs the listener will wait whatever
+// the cut, and fewer chunks cost the model less: the chunk may then be as long as maxIDs, and
+// ok is false.
+func pacedLimit(ahead float64, minIDs, maxIDs int, opt Options) (limit int, ok bool) {
+	l := int(ahead) - opt.PaceOverhead
+	if l < minIDs {
+		return maxIDs, false
+	}
+	return min(l, maxIDs), true
+}
+
+// paced is the audio still to play once a chunk of n ids is made, when ahead was (0 when
+// playback waited for it).
+func paced(ahead float64, n int, opt Options) float64 {
+	return max(0, ahead-float64(n+opt.PaceOverhead)) + opt.Pace*float64(n)
+}
+
+// pacedFirst moves the end of the first chunk, e, later when the rest of its sentence could
+// not be made while the chunks before it play: to the first punctuation after which it can,
+// or to the end of the sentence. A lone request on a fast slot keeps its short first phrase;
+// one that must share the cores, where each chunk costs the model nearly what its audio
+// lasts, starts on a longer phrase or the whole sentence instead of stalling.
+func pacedFirst(ps []piece, s, e, minIDs, maxIDs int, opt Options) int {
+	end := e // the end of the sentence the first chunk ends in
+	for end < len(ps) && ps[end-1].cut < cutSentence {
+		end++
+	}
+	for c := e; c < end; c++ {
+		if c != e && ps[c-1].cut < cutComma {
+			continue
+		}
+		ids := idsOf(ps[s:c])
+		if ids > maxIDs {
+			break
+		}
+		if keepsUp(ps, c, end, opt.Pace*float64(ids), minIDs, maxIDs, opt) {
+			return c
+		}
+	}
+	if idsOf(ps[s:end]) > maxIDs {
+		return firstCut(ps, s, 0, maxIDs, cutSentence)
+	}
+	return end
+}
+
+// keepsUp reports whether pieces s to end-1 can be made in paced chunks while ahead units of
+// audio play, with no wait.
+func keepsUp(ps []piece, s, end int, ahead float64, minIDs, maxIDs int, opt Options) bool {
+	for s < end {
+		limit, ok := pacedLimit(ahead, minIDs, maxIDs, opt)
+		if !ok {
+			return false
+		}
+		e := cutPoint(ps, s, limit)
+		ahead = paced(ahead, idsOf(ps[s:e]), opt)
+		s = e
+	}
+	return true
+}
+
+func idsOf(ps []piece) int {
+	n := 0
+	for _, p := range ps {
+		n += p.ids
+	}
+	return n
 }
 
 // sentenceIDs is how many ids the whole sentences that pieces s to e-1 belong to have.
@@ -223,7 +367,7 @@ func cutPoint(ps []piece, s, limit int) int {
 	if fits == len(ps) {
 		return fits
 	}
-	for level := cutPara; level >= cutWord; level-- {
+	for level := cutPara; level >= cutInside; level-- {
 		for e := fits; e > s; e-- {
 			if ps[e-1].cut >= level {
 				return e
@@ -265,7 +409,7 @@ func splitOversized(ps []piece, limit int) []piece {
 		for _, r := range p.ps {
 			if inVocab(r) {
 				if n == limit {
-					out = append(out, piece{text: text, ps: string(cur), ids: n, cut: cutWord})
+					out = append(out, piece{text: text, ps: string(cur), ids: n, cut: cutInside})
 					text, cur, n = "", nil, 0
 				}
 				n++

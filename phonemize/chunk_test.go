@@ -73,7 +73,7 @@ func TestChunkBreaks(t *testing.T) {
 		want  []Break
 	}{
 		{"Hello there.", 0, []Break{BreakEnd}},
-		{"When the rain stopped, we walked all the way to the old station in the dark.", 30, []Break{BreakComma, BreakWord, BreakEnd}},
+		{"When the rain stopped, we walked all the way to the old station in the dark.", 30, []Break{BreakComma, BreakWord, BreakWord, BreakEnd}},
 		{"It was late; everyone was tired. Nobody wanted to leave.", 20, []Break{BreakClause, BreakSentence, BreakEnd}},
 		{"Wait — what was that? I heard something!", 12, []Break{BreakComma, BreakSentence, BreakEnd}},
 		// Short paragraphs that would fit in one chunk still end their own.
@@ -189,5 +189,31 @@ func TestFirstChunkWholeSentence(t *testing.T) {
 	if len(cs) < 2 || len(cs[0].IDs) > MaxIDs || len(cs[0].IDs) < MaxIDs/2 || !strings.HasSuffix(cs[0].Text, ",") {
 		t.Errorf("a sentence of %d chunks: first has %d ids and ends %q; want it cut at a comma within %d ids",
 			len(cs), len(cs[0].IDs), lastRuneStr(cs[0].Text), MaxIDs)
+	}
+}
+
+// A sentence cut for its budget is cut between phrases where it can be: before a word that
+// opens one ("to the old station"), never after one that leans on the next ("the", "to",
+// "old", "your"), nor inside a compound noun.
+func TestLaterCutsKeepPhrases(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	leaning := map[string]bool{"the": true, "to": true, "in": true, "old": true, "your": true, "a": true, "and": true, "front": true, "at": true, "will": true}
+	for _, text := range []string{
+		"When the rain stopped, we walked all the way to the old station in the dark.",
+		"Your order shipped this morning and will arrive at the front desk of your building on Friday.",
+	} {
+		for _, max := range []int{20, 24, 30} {
+			cs, err := p.Chunks(text, Options{FirstChunkMaxIDs: max, MaxIDs: max})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cs[:len(cs)-1] {
+				w := strings.Fields(c.Text)
+				if last := strings.ToLower(w[len(w)-1]); leaning[last] {
+					t.Errorf("budget %d: chunk %q ends on %q, which belongs with the next word (%q)", max, c.Text, last, texts(cs))
+				}
+			}
+		}
 	}
 }

@@ -44,6 +44,61 @@ func TestFirstChunkIsFirstPhrase(t *testing.T) {
 	}
 }
 
+// With Pace, each later chunk is cut to what the model makes while the audio before it plays,
+// and the first chunk moves to a later boundary when the rest of its sentence could not keep
+// up behind it.
+func TestChunkPace(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	const overhead = 18
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog, and then it runs away; nobody knows where. ", 12)
+	opt := Options{MaxIDs: 200, Pace: 3, PaceOverhead: overhead}
+	chunks, err := p.Chunks(text, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !keepsUpWith(chunks, 3, overhead) {
+		t.Errorf("a later chunk costs more than the audio ahead of it: %q", texts(chunks))
+	}
+	grew := false
+	for _, c := range chunks[1:] {
+		grew = grew || len(c.IDs) > 3*len(chunks[0].IDs)
+	}
+	if !grew {
+		t.Errorf("chunks did not grow with the audio ahead: %d chunks, first %d ids", len(chunks), len(chunks[0].IDs))
+	}
+	// A fast model keeps the first phrase; a slow one (each chunk costs about what it plays)
+	// starts on a later punctuation, or the whole sentence, where the rest can keep up.
+	sentence := "Thanks for calling, your order shipped this morning, and it arrives at the front door on Friday before noon."
+	fast, _ := p.Chunks(sentence, Options{Pace: 4, PaceOverhead: overhead})
+	slow, _ := p.Chunks(sentence, Options{Pace: 1.5, PaceOverhead: overhead})
+	if fast[0].Text != "Thanks for calling," || !keepsUpWith(fast, 4, overhead) {
+		t.Errorf("fast: chunks %q, want the first phrase first and the rest keeping up", texts(fast))
+	}
+	if len(slow[0].IDs) <= len(fast[0].IDs) || !strings.HasSuffix(slow[0].Text, ",") && !strings.HasSuffix(slow[0].Text, ".") || !keepsUpWith(slow, 1.5, overhead) {
+		t.Errorf("slow: chunks %q, want a later punctuation than %q, the rest keeping up", texts(slow), fast[0].Text)
+	}
+}
+
+// keepsUpWith replays chunks at pace: each one after the first must be made (its ids plus the
+// overhead, in units of model time per id) before the audio ahead of it (pace units an id) has
+// played. Pieces count the space after them, so a chunk may cost one unit more.
+func keepsUpWith(cs []Chunk, pace float64, overhead int) bool {
+	ahead := 0.0
+	for i, c := range cs {
+		n := float64(len(c.IDs))
+		cost := n + float64(overhead)
+		if i > 0 && cost > ahead+1 {
+			return false
+		}
+		if i == 0 {
+			cost = 0
+		}
+		ahead = max(0, ahead-cost) + pace*n
+	}
+	return true
+}
+
 // With a ramp, each later chunk is at most Ramp times the ids before it (but never below the
 // first chunk's budget), so it is synthesized while the audio before it plays.
 func TestChunkRamp(t *testing.T) {

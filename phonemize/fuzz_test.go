@@ -83,7 +83,11 @@ func FuzzChunks(f *testing.F) {
 			return
 		}
 		p := offlinePhonemizer(t)
+		// Every seventh value of first paces the chunks, at 0 to 6 units of audio an id.
 		opt := Options{FirstChunkMaxIDs: first % 600, MaxIDs: maxIDs % 600}
+		if first%7 != 0 {
+			opt.Pace, opt.PaceOverhead = float64(first%7), 18
+		}
 		chunks, err := p.Chunks(text, opt)
 		if err != nil {
 			if !errors.Is(err, ErrEmptyText) {
@@ -103,6 +107,9 @@ func FuzzChunks(f *testing.F) {
 			firstLimit = opt.FirstChunkMaxIDs
 		}
 		firstLimit = min(firstLimit, limit)
+		if opt.Pace > 0 { // the first chunk moves later when the rest could not keep up
+			firstLimit = limit
+		}
 		for i, c := range chunks {
 			lim := limit
 			if i == 0 {

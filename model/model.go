@@ -48,7 +48,11 @@ type Config struct {
 	// SlotThreads, when set, gives each slot its own intra-op thread count and replaces Slots
 	// and Threads: a wide session for a lone request beside narrow ones for a busy queue.
 	SlotThreads []int
-	DeviceID    int // CUDA device
+	// Lone is the intra-op thread count of a slot that runs only while no other slot does:
+	// the wide slot of slots that share the cores, whose threads take all of them. It spins
+	// as a single slot does (SessionOptions.Spinning). 0 = none.
+	Lone     int
+	DeviceID int // CUDA device
 	// Session tunes ONNX Runtime's session options; the zero value takes the defaults noted
 	// on its fields.
 	Session SessionOptions
@@ -120,7 +124,7 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 			m.Close()
 			return nil, err
 		}
-		s, used, err := newSession(cfg, io, provider, n, len(threads) > 1, log)
+		s, used, err := newSession(cfg, io, provider, n, len(threads) > 1 && n != cfg.Lone, log)
 		if err != nil {
 			m.Close()
 			return nil, err

@@ -54,8 +54,8 @@ type SessionOptions struct {
 	// has a new length, so it rarely applies. Default off.
 	MemPattern Toggle
 	// Spinning keeps intra-op workers spinning between parallel sections. Default: on for a
-	// single slot, off when slots share the cores, where a spinning worker steals the core
-	// another slot is computing on.
+	// single slot and for a slot that runs alone (Config.Lone), off for slots that run beside
+	// others, where a spinning worker steals the core another slot is computing on.
 	Spinning Toggle
 	// GraphOpt is the graph optimization level: basic, extended or all (the default).
 	GraphOpt string

@@ -31,9 +31,6 @@ func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
 	if cfg.TTFABTarget <= 0 {
 		cfg.TTFABTarget = 300 * time.Millisecond
 	}
-	if cfg.Ramp == 0 {
-		cfg.Ramp = DefaultRamp
-	}
 	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer, cfg.Cores)}
 }
 
@@ -141,6 +138,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: reframe(r.pcm, joinAfter(chunks, i), i == 0 && req.Resumes),
 			ModelTime: r.modelTime, QueueWait: r.queueWait, Slot: r.slot, Final: i == len(chunks)-1,
 		}
+		e.sched.played(len(chunks[i].IDs), float32(speed), c.Duration())
 		if i == 0 {
 			playStart = time.Now()
 			st.FirstChunkTime = r.modelTime
@@ -167,6 +165,10 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	return st, nil
 }
 
+// paceMargin is the share of the audio still to play that the next chunk's model time may
+// take: the rest absorbs a chunk slower than its estimate and the trip to the listener.
+const paceMargin = 0.7
+
 // chunkOptions are the phonemizer's budgets for a request at speed. The first chunk is one
 // phrase while the slots keep up; when chunks already wait for a slot, it is packed like the
 // others, since every chunk costs the model its lead and tail silence again (about 0.8 s of
@@ -174,6 +176,15 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 	o := phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, FirstChunkMinIDs: e.cfg.FirstChunkMinIDs,
 		MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0)}
+	if e.cfg.Ramp == 0 {
+		// Later chunks are cut to what the model makes while the audio before them plays, by
+		// the speed the slots have shown; a fixed ramp until they have shown it.
+		if p, ok := e.sched.pace(); ok {
+			o.Pace, o.PaceOverhead = p*paceMargin, overheadIDs
+		} else {
+			o.Ramp = DefaultRamp
+		}
+	}
 	if o.MaxIDs <= 0 || o.MaxIDs > phonemize.MaxIDs {
 		o.MaxIDs = phonemize.MaxIDs
 	}

@@ -157,6 +157,29 @@ func (s *scheduler) end() {
 	s.mu.Unlock()
 }
 
+// pace is the audio an id plays for over the model time per id of the slot a new request's
+// chunks are expected to run on: the widest when the engine is idle, the narrowest when
+// other requests are speaking. false until both have been observed.
+func (s *scheduler) pace() (float64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	threads := slices.Min(s.threads)
+	if s.streams == 0 && s.running == 0 && len(s.queue) == 0 {
+		threads = slices.Max(s.threads)
+	}
+	if len(s.est.perUnit) == 0 || s.est.audio <= 0 {
+		return 0, false
+	}
+	return float64(s.est.audio) / float64(s.est.per(threads)), true
+}
+
+// played tells the estimator how long a chunk of ids plays at speed.
+func (s *scheduler) played(ids int, speed float32, d time.Duration) {
+	s.mu.Lock()
+	s.est.observeAudio(ids, speed, d)
+	s.mu.Unlock()
+}
+
 // backlogged reports whether chunks are waiting for a slot.
 func (s *scheduler) backlogged() bool {
 	s.mu.Lock()
@@ -291,14 +314,18 @@ func (s *scheduler) close() {
 
 // estimator predicts a chunk's model time from what the slots of the same width took: the
 // model's time grows with the audio it makes, which is the chunk's ids plus the silence it
-// always puts around them, over the speed.
+// always puts around them, over the speed. It also learns how long an id plays once the
+// chunks are joined, so that a request's chunks can be cut to what the model makes while the
+// audio before them plays.
 type estimator struct {
 	perUnit map[int]time.Duration // by slot threads: model time per (id + overheadIDs) at speed 1
+	audio   time.Duration         // audio per id at speed 1, as played; 0 until observed
 }
 
-// overheadIDs is the lead and tail silence the model makes around every chunk, about 0.8 s,
-// in ids of ordinary speech (about 15 a second).
-const overheadIDs = 12
+// overheadIDs is the lead and tail silence the model makes around every chunk, about 0.9 s of
+// audio, in ids: model time grew as 13.5 ms × (ids + 18.5) on a 2-thread slot and
+// 24.3 ms × (ids + 17.6) on a 1-thread one, chunks of 2 to 107 ids (af_heart, 2 cores).
+const overheadIDs = 18
 
 // priorPerUnit is the guess before any chunk has run: 2 cores of a small CPU machine.
 const priorPerUnit = 30 * time.Millisecond
@@ -306,18 +333,21 @@ const priorPerUnit = 30 * time.Millisecond
 func newEstimator() *estimator { return &estimator{perUnit: map[int]time.Duration{}} }
 
 func (e *estimator) expect(ids int, speed float32, threads int) time.Duration {
-	per, ok := e.perUnit[threads]
-	if !ok {
-		per = priorPerUnit
-		for t, p := range e.perUnit { // a slot of another width: scale by threads
-			per = p * time.Duration(t) / time.Duration(threads)
-			break
-		}
-	}
 	if speed <= 0 {
 		speed = 1
 	}
-	return time.Duration(float64(per) * float64(ids+overheadIDs) / float64(speed))
+	return time.Duration(float64(e.per(threads)) * float64(ids+overheadIDs) / float64(speed))
+}
+
+// per is the model time per unit on a slot of threads, from that width or scaled from another.
+func (e *estimator) per(threads int) time.Duration {
+	if per, ok := e.perUnit[threads]; ok {
+		return per
+	}
+	for t, p := range e.perUnit { // a slot of another width: scale by threads
+		return p * time.Duration(t) / time.Duration(threads)
+	}
+	return priorPerUnit
 }
 
 func (e *estimator) observe(ids int, speed float32, threads int, took time.Duration) {
@@ -329,4 +359,16 @@ func (e *estimator) observe(ids int, speed float32, threads int, took time.Durat
 		per = (3*old + per) / 4
 	}
 	e.perUnit[threads] = per
+}
+
+// observeAudio learns how long a chunk of ids plays at speed.
+func (e *estimator) observeAudio(ids int, speed float32, played time.Duration) {
+	if ids <= 0 || speed <= 0 {
+		return
+	}
+	a := time.Duration(float64(played) * float64(speed) / float64(ids))
+	if e.audio > 0 {
+		a = (3*e.audio + a) / 4
+	}
+	e.audio = a
 }

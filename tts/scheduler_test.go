@@ -160,14 +160,14 @@ func TestQueueOrderIsLeastSlack(t *testing.T) {
 func TestEstimatorLearnsPerWidth(t *testing.T) {
 	t.Parallel()
 	e := newEstimator()
-	if got := e.expect(18, 1, 1); got != 30*priorPerUnit {
-		t.Errorf("prior for 18 ids: %v", got)
+	if got := e.expect(12, 1, 1); got != 30*priorPerUnit {
+		t.Errorf("prior for 12 ids: %v", got)
 	}
-	e.observe(18, 1, 2, 300*time.Millisecond) // 10 ms per unit on 2 threads
-	if got := e.expect(18, 0.5, 2); got != 600*time.Millisecond {
-		t.Errorf("18 ids at speed 0.5 on 2 threads: %v, want 600ms", got)
+	e.observe(12, 1, 2, 300*time.Millisecond) // 10 ms per unit on 2 threads
+	if got := e.expect(12, 0.5, 2); got != 600*time.Millisecond {
+		t.Errorf("12 ids at speed 0.5 on 2 threads: %v, want 600ms", got)
 	}
-	if got := e.expect(18, 1, 1); got != 600*time.Millisecond {
+	if got := e.expect(12, 1, 1); got != 600*time.Millisecond {
 		t.Errorf("a narrower slot before it has run: %v, want twice the wide slot's", got)
 	}
 }
@@ -197,6 +197,68 @@ func TestChunkOptionsFollowSpeedAndLoad(t *testing.T) {
 	for _, c := range []<-chan error{a, b} {
 		if err := <-c; err != nil {
 			t.Fatal(err)
+		}
+	}
+	// Once chunks have run and played, later chunks are paced by the speed the slot showed,
+	// not ramped; a fixed ramp, when configured, stays.
+	if o := e.chunkOptions("en-us", 1); o.Pace <= 0 || o.Ramp != 0 || o.PaceOverhead != overheadIDs {
+		t.Errorf("after chunks ran: %+v, want paced", o)
+	}
+	f := New(Config{Ramp: 2}, splitPhonemizer{}, newGatedSynth(1), fakeVoices{})
+	defer f.Close()
+	f.sched.est.observe(12, 1, 1, 300*time.Millisecond)
+	f.sched.played(12, 1, time.Second)
+	if o := f.chunkOptions("en-us", 1); o.Pace != 0 || o.Ramp != 2 {
+		t.Errorf("a configured ramp: %+v", o)
+	}
+}
+
+// pace is an id's audio over the model time per id of the slot a new request will run on:
+// the widest when the engine is idle, the narrowest while others speak.
+func TestPaceFollowsTheSlotANewRequestGets(t *testing.T) {
+	t.Parallel()
+	s := newScheduler(&shapedSynth{threads: []int{2, 1, 1}}, nil, 2)
+	defer s.close()
+	if _, ok := s.pace(); ok {
+		t.Error("a pace before any chunk ran")
+	}
+	s.mu.Lock()
+	s.est.observe(12, 1, 2, 300*time.Millisecond) // 10 ms per unit on 2 threads
+	s.est.observe(12, 1, 1, 600*time.Millisecond) // 20 ms on 1
+	s.mu.Unlock()
+	if _, ok := s.pace(); ok {
+		t.Error("a pace before any audio played")
+	}
+	s.played(10, 1, 500*time.Millisecond) // 50 ms an id
+	s.played(10, 0.5, time.Second)        // the same at speed 0.5
+	if p, ok := s.pace(); !ok || p != 5 {
+		t.Errorf("idle: pace %v %v, want 5 (the wide slot)", p, ok)
+	}
+	s.begin()
+	if p, _ := s.pace(); p != 2.5 {
+		t.Errorf("another request speaking: pace %v, want 2.5 (a narrow slot)", p)
+	}
+	s.end()
+}
+
+// Only a slot that takes all the shared cores runs alone, and so may spin.
+func TestLoneThreads(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape []int
+		cores int
+		want  int
+	}{
+		{[]int{2, 1, 1}, 2, 2},
+		{[]int{4, 1, 1, 1, 1}, 4, 4},
+		{[]int{8, 2, 2, 2, 2}, 8, 8},
+		{[]int{1, 1}, 2, 0},    // each slot has a core of its own
+		{[]int{2, 2}, 4, 0},    // the same
+		{[]int{2, 1, 1}, 0, 0}, // not sharing
+		{[]int{1}, 1, 0},
+	} {
+		if got := loneThreads(c.shape, c.cores); got != c.want {
+			t.Errorf("loneThreads(%v, %d) = %d, want %d", c.shape, c.cores, got, c.want)
 		}
 	}
 }

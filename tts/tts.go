@@ -91,7 +91,9 @@ type Config struct {
 	// with the audio: the budget shrinks by the speed.
 	MaxChunkIDs int
 	// Ramp bounds each later chunk to Ramp times the ids before it, so it is synthesized
-	// while they play; 0 = DefaultRamp, below 0 = no ramp.
+	// while they play. 0 = paced: each later chunk is cut to what the slots, at the speed they
+	// have shown, make while the audio before it plays (DefaultRamp until they have run a
+	// chunk); below 0 = no ramp.
 	Ramp        float64
 	TTFABTarget time.Duration // deadline of a new request's first chunk; 0 = 300ms
 	// Cores is the number of cores the model slots share: with slots of different widths, a
@@ -101,9 +103,10 @@ type Config struct {
 	Observer Observer // optional
 }
 
-// DefaultRamp lets each chunk after the first be up to three times the ids before it: on CPU
-// the model makes audio two to three times faster than real time on one core, so a chunk three
-// times as long as the audio already sent is ready before that audio has played.
+// DefaultRamp lets each chunk after the first be up to three times the ids before it, until
+// the slots have shown their speed: on CPU the model makes audio two to three times faster
+// than real time on one core, so a chunk three times as long as the audio already sent is
+// ready before that audio has played.
 const DefaultRamp = 3.0
 
 // Observer sees each chunk the slots run, for metrics. Calls come from slot goroutines.

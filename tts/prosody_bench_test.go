@@ -19,7 +19,7 @@ import (
 
 // BenchmarkFirstChunkProsody is how the first chunk's minimum (FirstChunkMinIDs) was chosen:
 // the first ten sentences of testdata/listen/sentences.txt spoken with the first chunk cut at
-// the first phrase boundary after at least min ids, and unsplit (min 510), judged by the listening
+// the first punctuation after at least min ids, and unsplit (min 510), judged by the listening
 // test's recognizer. It reports the word error rate, the longest pause inside the speech, how
 // many sentences were split, and the mean ids of the first chunk, per min. Run with
 //

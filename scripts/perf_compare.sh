@@ -8,7 +8,9 @@
 #                           [--slo-ms 2000] [--texts FILE] [--out DIR]
 #
 # Systems (default all): kokoro (its defaults, `bench qmax --self`), kokoro-1x2 and kokoro-2x1
-# (fixed shapes: --slots 1 --threads 2, --slots 2 --threads 1), fastkokoro (0.7.0, its
+# (fixed shapes: --slots 1 --threads 2, --slots 2 --threads 1), kokoro-old (the default before
+# the adaptive shape and the short first phrase: one 2-thread slot, a first chunk of up to 80
+# ids ending at punctuation only after 80, later chunks ramped 3×), fastkokoro (0.7.0, its
 # /v1/audio/speech with stream true, its defaults) and kokoro-onnx (0.6.1 behind one lock,
 # scripts/peer_kokoro_onnx.py). The peers come from scripts/requirements-peers.txt in the
 # git-ignored .venv-peers, as scripts/listen_bench.sh builds it. Writes every artifact, the raw
@@ -18,7 +20,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-systems=kokoro,kokoro-1x2,kokoro-2x1,fastkokoro,kokoro-onnx
+systems=kokoro,kokoro-old,kokoro-1x2,kokoro-2x1,fastkokoro,kokoro-onnx
 ladder=1,2,3,4,6 hold=45s window=30s settle=5s slo=2000 texts=testdata/perf/texts.txt out=testdata/perf/compare
 while [ $# -gt 0 ]; do
   case $1 in
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
     --slo-ms) slo=$2; shift 2 ;;
     --texts) texts=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
   esac
 done
 log() { printf 'perf_compare: %s\n' "$*" >&2; }
@@ -97,6 +99,7 @@ run_rung() { # system n
   case $1 in
     kokoro) args=(--self) ;;
     kokoro-1x2) args=(--self --slots 1 --threads 2) ;;
+    kokoro-old) args=(--self --slots 1 --threads 2 --first-chunk-min-ids 80 --first-chunk-max-ids 80 --chunk-ramp 3) ;;
     kokoro-2x1) args=(--self --slots 2 --threads 1) ;;
     fastkokoro) args=(--url http://127.0.0.1:18951 --transport openai --server-metrics off --model-name fastkokoro) ;;
     kokoro-onnx) args=(--url http://127.0.0.1:18952 --transport openai --server-metrics off --model-name kokoro-onnx) ;;

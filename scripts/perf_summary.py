@@ -123,7 +123,9 @@ def main():
         else:
             print(f"- Q_max at {args.slo_ms:.0f} ms: kokoro {qmax['kokoro']}, fastkokoro 0")
         if 1 in k:
-            print(f"- N=1 p50 TTFAB: kokoro {k[1]['p50']:.0f} ms" + (f", fastkokoro {f[1]['p50']:.0f} ms" if 1 in f else ""))
+            old = data.get("kokoro-old", {})
+            print(f"- N=1 p50 TTFAB: kokoro {k[1]['p50']:.0f} ms" + (f", fastkokoro {f[1]['p50']:.0f} ms" if 1 in f else "")
+                  + (f", kokoro's old default {old[1]['p50']:.0f} ms ({k[1]['p50'] / old[1]['p50']:.2f}×)" if 1 in old else ""))
         if 4 in k and 4 in f and f[4]["rps"] > 0:
             print(f"- rps at N=4: kokoro {k[4]['rps']:.2f}, fastkokoro {f[4]['rps']:.2f} ({k[4]['rps'] / f[4]['rps']:.2f}×)")
         q = qmax["kokoro"]

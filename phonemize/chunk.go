@@ -9,7 +9,7 @@ import (
 // Options configures Chunks.
 type Options struct {
 	Lang             string // "en-us" | "en-gb"; "" = en-us
-	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs; Pace may move the first chunk past it
+	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs
 	// FirstChunkMinIDs is the shortest first chunk that may end at punctuation: a comma after
 	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
 	FirstChunkMinIDs int
@@ -24,8 +24,9 @@ type Options struct {
 	// Pace, when above 0, bounds each later chunk instead of Ramp, by what the model makes
 	// while the audio before it plays. The unit is the model's time per id: a chunk of n ids
 	// plays for Pace×n units and costs the model n+PaceOverhead units to make. Each later
-	// chunk is cut to fit in the audio still to play when the chunk before it is made (and no
-	// shorter than FirstChunkMinIDs, since a chunk too short for the buffer only stalls again).
+	// chunk is cut to fit in the audio still to play when the chunk before it is made; when
+	// no chunk of FirstChunkMinIDs would fit, the listener waits whatever the cut, and the
+	// chunk may be as long as MaxIDs.
 	Pace         float64
 	PaceOverhead int
 }
@@ -207,12 +208,8 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 			e = firstCut(pieces, s, 0, maxIDs, cutSentence)
 		case len(chunks) == 0:
 			e = firstCut(pieces, s, minFirst, first, cutComma)
-			if opt.Pace > 0 {
-				e = pacedFirst(pieces, s, e, minFirst, maxIDs, opt)
-			}
 		case opt.Pace > 0:
-			limit, _ := pacedLimit(ahead, minFirst, maxIDs, opt)
-			e = cutPoint(pieces, s, limit)
+			e = cutPoint(pieces, s, pacedLimit(ahead, minFirst, maxIDs, opt))
 		case opt.Ramp > 0:
 			e = cutPoint(pieces, s, min(maxIDs, max(first, int(opt.Ramp*float64(done)))))
 		default:
@@ -242,71 +239,19 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 
 // pacedLimit is the most ids the next chunk may have to be made while ahead units of audio
 // still play (Options.Pace). When that is shorter than minIDs the listener will wait whatever
-// the cut, and fewer chunks cost the model less: the chunk may then be as long as maxIDs, and
-// ok is false.
-func pacedLimit(ahead float64, minIDs, maxIDs int, opt Options) (limit int, ok bool) {
+// the cut, and fewer chunks cost the model less: the chunk may then be as long as maxIDs.
+func pacedLimit(ahead float64, minIDs, maxIDs int, opt Options) int {
 	l := int(ahead) - opt.PaceOverhead
 	if l < minIDs {
-		return maxIDs, false
+		return maxIDs
 	}
-	return min(l, maxIDs), true
+	return min(l, maxIDs)
 }
 
 // paced is the audio still to play once a chunk of n ids is made, when ahead was (0 when
 // playback waited for it).
 func paced(ahead float64, n int, opt Options) float64 {
 	return max(0, ahead-float64(n+opt.PaceOverhead)) + opt.Pace*float64(n)
-}
-
-// pacedFirst moves the end of the first chunk, e, later when the rest of its sentence could
-// not be made while the chunks before it play: to the first punctuation after which it can,
-// or to the end of the sentence. A lone request on a fast slot keeps its short first phrase;
-// one that must share the cores, where each chunk costs the model nearly what its audio
-// lasts, starts on a longer phrase or the whole sentence instead of stalling.
-func pacedFirst(ps []piece, s, e, minIDs, maxIDs int, opt Options) int {
-	end := e // the end of the sentence the first chunk ends in
-	for end < len(ps) && ps[end-1].cut < cutSentence {
-		end++
-	}
-	for c := e; c < end; c++ {
-		if c != e && ps[c-1].cut < cutComma {
-			continue
-		}
-		ids := idsOf(ps[s:c])
-		if ids > maxIDs {
-			break
-		}
-		if keepsUp(ps, c, end, opt.Pace*float64(ids), minIDs, maxIDs, opt) {
-			return c
-		}
-	}
-	if idsOf(ps[s:end]) > maxIDs {
-		return firstCut(ps, s, 0, maxIDs, cutSentence)
-	}
-	return end
-}
-
-// keepsUp reports whether pieces s to end-1 can be made in paced chunks while ahead units of
-// audio play, with no wait.
-func keepsUp(ps []piece, s, end int, ahead float64, minIDs, maxIDs int, opt Options) bool {
-	for s < end {
-		limit, ok := pacedLimit(ahead, minIDs, maxIDs, opt)
-		if !ok {
-			return false
-		}
-		e := cutPoint(ps, s, limit)
-		ahead = paced(ahead, idsOf(ps[s:e]), opt)
-		s = e
-	}
-	return true
-}
-
-func idsOf(ps []piece) int {
-	n := 0
-	for _, p := range ps {
-		n += p.ids
-	}
-	return n
 }
 
 // sentenceIDs is how many ids the whole sentences that pieces s to e-1 belong to have.

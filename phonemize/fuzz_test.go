@@ -107,9 +107,6 @@ func FuzzChunks(f *testing.F) {
 			firstLimit = opt.FirstChunkMaxIDs
 		}
 		firstLimit = min(firstLimit, limit)
-		if opt.Pace > 0 { // the first chunk moves later when the rest could not keep up
-			firstLimit = limit
-		}
 		for i, c := range chunks {
 			lim := limit
 			if i == 0 {

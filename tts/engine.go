@@ -178,7 +178,9 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 		MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0)}
 	if e.cfg.Ramp == 0 {
 		// Later chunks are cut to what the model makes while the audio before them plays, by
-		// the speed the slots have shown; a fixed ramp until they have shown it.
+		// the speed the slots have shown; a fixed ramp until they have shown it. (Moving the
+		// first chunk later when the rest could not keep up, by the same estimate, took the
+		// p95 first audio of two requests at once from 1861 to 2048 ms, past a 2 s SLO.)
 		if p, ok := e.sched.pace(); ok {
 			o.Pace, o.PaceOverhead = p*paceMargin, overheadIDs
 		} else {

@@ -50,7 +50,7 @@ var engineSettings = []setting{
 	{Flag: "first-chunk-max-ids", Env: "FIRST_CHUNK_MAX_IDS", Default: 0,
 		Meaning: "most phoneme ids in the first chunk (a longer first phrase is cut between words); 0 = the phonemizer's default, 80"},
 	{Flag: "first-chunk-min-ids", Env: "FIRST_CHUNK_MIN_IDS", Default: 0,
-		Meaning: "fewest phoneme ids before punctuation may end the first chunk, which is the text's first phrase while the slots keep up (a later punctuation, or the sentence's end, when the rest could not be made while it plays); 0 = the phonemizer's default, 12"},
+		Meaning: "fewest phoneme ids before punctuation may end the first chunk, which is the text's first phrase while the slots keep up; 0 = the phonemizer's default, 12"},
 	{Flag: "max-chunk-ids", Env: "MAX_CHUNK_IDS", Default: 0,
 		Meaning: "phoneme ids in later chunks, times the speed under 1; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA"},
 	{Flag: "chunk-ramp", Env: "CHUNK_RAMP", Default: 0.0,

@@ -44,6 +44,44 @@ func TestFirstChunkIsFirstPhrase(t *testing.T) {
 	}
 }
 
+// FirstChunkAt lets the first chunk end earlier: before a word that opens a phrase, or between
+// two words that do not split one, within two thirds of its budget (30 ids by default).
+func TestFirstChunkAt(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	for _, c := range []struct {
+		text                      string
+		punctuation, phrase, word string
+	}{
+		{"Thanks for calling, how can I help you today?", "Thanks for calling,", "Thanks for calling,", "Thanks for calling,"},
+		{"I can book that for you at three in the afternoon.", "I can book that for you at three in the afternoon.", "I can book that", "I can book that"},
+		{"Your order shipped this morning and arrives Friday.", "Your order shipped this morning and arrives Friday.", "Your order shipped this morning", "Your order"},
+		// A comma a little past the phrase budget comes before a cut between two words.
+		{"When the rain stopped, we walked all the way to the old station in the dark.", "When the rain stopped,", "When the rain stopped,", "When the rain stopped,"},
+	} {
+		for at, want := range map[FirstAt]string{FirstAtPunctuation: c.punctuation, FirstAtPhrase: c.phrase, FirstAtWord: c.word} {
+			cs, err := p.Chunks(c.text, Options{FirstChunkAt: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cs[0].Text != want {
+				t.Errorf("%v: %q: first chunk %q (%d ids), want %q", at, c.text, cs[0].Text, len(cs[0].IDs), want)
+			}
+			if at > FirstAtPunctuation && len(cs[0].IDs) > DefaultEarlyFirstChunkMaxIDs {
+				t.Errorf("%v: first chunk of %d ids, over the budget of %d", at, len(cs[0].IDs), DefaultEarlyFirstChunkMaxIDs)
+			}
+		}
+	}
+	for _, s := range []string{"punctuation", "Phrase", "word"} {
+		if at, err := ParseFirstAt(s); err != nil || !strings.EqualFold(at.String(), s) {
+			t.Errorf("ParseFirstAt(%q) = %v, %v", s, at, err)
+		}
+	}
+	if _, err := ParseFirstAt("clause"); err == nil {
+		t.Error("ParseFirstAt accepted clause")
+	}
+}
+
 // With Pace, each later chunk is cut to what the model makes while the audio before it plays.
 func TestChunkPace(t *testing.T) {
 	p := testPhonemizer(t)

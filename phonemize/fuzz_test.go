@@ -88,6 +88,7 @@ func FuzzChunks(f *testing.F) {
 		if first%7 != 0 {
 			opt.Pace, opt.PaceOverhead = float64(first%7), 18
 		}
+		opt.FirstChunkAt = FirstAt(max(maxIDs, -maxIDs) % 3) // punctuation, phrase or word
 		chunks, err := p.Chunks(text, opt)
 		if err != nil {
 			if !errors.Is(err, ErrEmptyText) {
@@ -103,6 +104,9 @@ func FuzzChunks(f *testing.F) {
 			limit = opt.MaxIDs
 		}
 		firstLimit := DefaultFirstChunkMaxIDs
+		if opt.FirstChunkAt > FirstAtPunctuation {
+			firstLimit = DefaultEarlyFirstChunkMaxIDs
+		}
 		if opt.FirstChunkMaxIDs > 0 {
 			firstLimit = opt.FirstChunkMaxIDs
 		}

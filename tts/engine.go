@@ -175,7 +175,7 @@ const paceMargin = 0.7
 // audio), and a small first chunk then only lengthens the queue.
 func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 	o := phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, FirstChunkMinIDs: e.cfg.FirstChunkMinIDs,
-		MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0)}
+		FirstChunkAt: e.cfg.FirstChunkAt, MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0)}
 	if e.cfg.Ramp == 0 {
 		// Later chunks are cut to what the model makes while the audio before them plays, by
 		// the speed the slots have shown; a fixed ramp until they have shown it. (Moving the
@@ -194,7 +194,7 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 		o.MaxIDs = max(1, int(float64(o.MaxIDs)*speed))
 	}
 	if e.sched.backlogged() {
-		o.FirstChunkMaxIDs, o.FirstChunkMinIDs = o.MaxIDs, phonemize.MaxIDs
+		o.FirstChunkMaxIDs, o.FirstChunkMinIDs, o.FirstChunkAt = o.MaxIDs, phonemize.MaxIDs, phonemize.FirstAtPunctuation
 	}
 	// British voices start on a whole sentence: a sentence cut at its first phrase was heard
 	// 10 points worse than the reference speaking it whole (bf_emma, 44.1 % against 34.1 %

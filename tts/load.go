@@ -28,13 +28,14 @@ type LoadConfig struct {
 	// only when its threads fit in the cores left.
 	Cores            int
 	Session          model.SessionOptions
-	MaxTextChars     int     // longest accepted text; 0 = unlimited
-	FirstChunkMaxIDs int     // phoneme ids in the first chunk; 0 = the phonemizer's default
-	FirstChunkMinIDs int     // shortest first chunk ending at punctuation; 0 = the phonemizer's default
-	MaxChunkIDs      int     // phoneme ids in later chunks; 0 = by provider (MaxChunkIDsFor)
-	Ramp             float64 // later chunk ≤ Ramp × the ids before it; 0 = paced (Config.Ramp), < 0 = none
-	DefaultVoice     string  // voice of a request that names none; "" = api.DefaultVoice
-	Espeak           string  // espeak-ng for unknown words: "" = from PATH, "off", or a path
+	MaxTextChars     int               // longest accepted text; 0 = unlimited
+	FirstChunkMaxIDs int               // phoneme ids in the first chunk; 0 = the phonemizer's default
+	FirstChunkMinIDs int               // shortest first chunk ending at punctuation; 0 = the phonemizer's default
+	FirstChunkAt     phonemize.FirstAt // weakest boundary the first chunk may end on (Config.FirstChunkAt)
+	MaxChunkIDs      int               // phoneme ids in later chunks; 0 = by provider (MaxChunkIDsFor)
+	Ramp             float64           // later chunk ≤ Ramp × the ids before it; 0 = paced (Config.Ramp), < 0 = none
+	DefaultVoice     string            // voice of a request that names none; "" = api.DefaultVoice
+	Espeak           string            // espeak-ng for unknown words: "" = from PATH, "off", or a path
 	Logger           *slog.Logger
 	Observer         Observer
 }
@@ -95,6 +96,7 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 		MaxTextChars:     c.MaxTextChars,
 		FirstChunkMaxIDs: c.FirstChunkMaxIDs,
 		FirstChunkMinIDs: c.FirstChunkMinIDs,
+		FirstChunkAt:     c.FirstChunkAt,
 		MaxChunkIDs:      MaxChunkIDsFor(c.MaxChunkIDs, m.Info().Provider),
 		Ramp:             c.Ramp,
 		Cores:            cores,

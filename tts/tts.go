@@ -84,6 +84,9 @@ type Config struct {
 	MaxTextChars     int // 0 = unlimited
 	FirstChunkMaxIDs int // passed to the phonemizer; 0 = its default
 	FirstChunkMinIDs int // passed to the phonemizer; 0 = its default
+	// FirstChunkAt is the weakest boundary the first chunk may end on (American voices; a
+	// British one starts on a whole sentence): punctuation by default.
+	FirstChunkAt phonemize.FirstAt
 	// MaxChunkIDs bounds every later chunk (0 = the model's 510). A slot is not preempted
 	// while it runs a chunk, so the chunk size is the scheduler's granularity: a new
 	// request's first chunk can wait behind one whole chunk of another request.

@@ -51,6 +51,8 @@ var engineSettings = []setting{
 		Meaning: "most phoneme ids in the first chunk (a longer first phrase is cut between words); 0 = the phonemizer's default, 80"},
 	{Flag: "first-chunk-min-ids", Env: "FIRST_CHUNK_MIN_IDS", Default: 0,
 		Meaning: "fewest phoneme ids before punctuation may end the first chunk, which is the text's first phrase while the slots keep up; 0 = the phonemizer's default, 12"},
+	{Flag: "first-chunk-at", Env: "FIRST_CHUNK_AT", Default: "punctuation",
+		Meaning: "weakest boundary the first chunk may end on: punctuation; phrase (also before a word such as and, at, which); word (also between two words that do not split a phrase). phrase and word make first audio earlier and the cut sentence harder to hear (README, Performance); their --first-chunk-max-ids default is 30"},
 	{Flag: "max-chunk-ids", Env: "MAX_CHUNK_IDS", Default: 0,
 		Meaning: "phoneme ids in later chunks, times the speed under 1; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA"},
 	{Flag: "chunk-ramp", Env: "CHUNK_RAMP", Default: 0.0,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/internal/assets"
 	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -37,6 +38,7 @@ func addEngineFlags(cmd *cobra.Command, c *tts.LoadConfig) {
 	bindInt(f, &c.MaxTextChars, "max-text-chars")
 	bindInt(f, &c.FirstChunkMaxIDs, "first-chunk-max-ids")
 	bindInt(f, &c.FirstChunkMinIDs, "first-chunk-min-ids")
+	bindValue(f, (*firstAt)(&c.FirstChunkAt), "first-chunk-at")
 	bindInt(f, &c.MaxChunkIDs, "max-chunk-ids")
 	bindFloat(f, &c.Ramp, "chunk-ramp")
 	bindString(f, &c.DefaultVoice, "default-voice")
@@ -107,3 +109,19 @@ func (t *toggle) Set(v string) error {
 }
 
 func (t *toggle) Type() string { return "auto|on|off" }
+
+// firstAt is a flag of punctuation, phrase or word.
+type firstAt phonemize.FirstAt
+
+func (f *firstAt) String() string { return phonemize.FirstAt(*f).String() }
+
+func (f *firstAt) Set(v string) error {
+	a, err := phonemize.ParseFirstAt(v)
+	if err != nil {
+		return err
+	}
+	*f = firstAt(a)
+	return nil
+}
+
+func (f *firstAt) Type() string { return "punctuation|phrase|word" }

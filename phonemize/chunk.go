@@ -38,14 +38,14 @@ type Options struct {
 // DefaultFirstChunkMinIDs ids: the first phrase of the text, so that the first audio leaves as
 // soon as one phrase is synthesized. A first phrase longer than DefaultFirstChunkMaxIDs (a
 // second or two of speech) is cut between words. A first chunk cut where the text has no
-// punctuation (before "and", "at", or after two words) was heard worse: on the listening
-// sentences word error rates rose by 2 to 6 points (see the README's Performance section).
+// punctuation (FirstAtPhrase, FirstAtWord) was heard worse: on fresh sentences the word error
+// rate rose by 4 to 13 points (testdata/listen/fresh2.md).
 const (
 	DefaultFirstChunkMaxIDs = 80
 	DefaultFirstChunkMinIDs = 12
 	// DefaultEarlyFirstChunkMaxIDs is the first chunk's budget when it may end without
-	// punctuation (FirstAtPhrase, FirstAtWord): a phrase within two thirds of it, 20 ids, costs
-	// the model about 0.45 s on 2 cores, half what a 45-id sentence does.
+	// punctuation (FirstAtPhrase, FirstAtWord): on 2 cores a chunk of 12 to 20 ids costs the
+	// model 0.41 to 0.5 s, about half what a 45-id sentence does.
 	DefaultEarlyFirstChunkMaxIDs = 30
 )
 

@@ -66,6 +66,9 @@ func TestBenchSelfThenPlan(t *testing.T) {
 		env["SLOT_THREADS"] != (*intList)(&shape).String() || env["CORES"] != strconv.Itoa(runtime.NumCPU()) {
 		t.Errorf("server configuration not recorded as resolved (shape %v): %v", shape, env)
 	}
+	if env["FIRST_CHUNK_AT"] != "punctuation" {
+		t.Errorf("the first-chunk rule is not recorded: %v", env)
+	}
 	if len(q.Steps) != 2 || q.Partial {
 		t.Fatalf("%d rungs, partial %v", len(q.Steps), q.Partial)
 	}

@@ -204,6 +204,9 @@ func TestChunkOptionsFollowSpeedAndLoad(t *testing.T) {
 	if o := e.chunkOptions("en-us", 1); o.Pace <= 0 || o.Ramp != 0 || o.PaceOverhead != overheadIDs {
 		t.Errorf("after chunks ran: %+v, want paced", o)
 	}
+	if o := e.chunkOptions("en-gb", 1); o.Pace != 0 || o.Ramp != DefaultRamp {
+		t.Errorf("a British voice: %+v, want the fixed ramp", o)
+	}
 	f := New(Config{Ramp: 2}, splitPhonemizer{}, newGatedSynth(1), fakeVoices{})
 	defer f.Close()
 	f.sched.est.observe(12, 1, 1, 300*time.Millisecond)

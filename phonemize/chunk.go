@@ -160,15 +160,25 @@ func leansOn(t *token) bool {
 // between; cut elsewhere, the cut falls inside one. "of" binds to the noun before it ("the end
 // of the day") and does not count.
 func opensPhrase(t *token) bool {
-	return opensPhraseTag(t.tag) && !strings.EqualFold(t.text, "of")
-}
-
-func opensPhraseTag(tag string) bool {
-	switch tag {
+	switch t.tag {
 	case "CC", "TO", "WDT", "WP", "WP$", "WRB", "IN":
-		return true
+		return !strings.EqualFold(t.text, "of")
 	}
 	return false
+}
+
+// cutBefore is the strength of a cut between words prev and t, cut as prev alone makes it:
+// stronger before a word that opens a phrase, after a word that ends one (a noun, a verb, an
+// adverb, or a demonstrative standing alone: "book that | for you"); weaker between two nouns
+// of one compound ("the front | desk").
+func cutBefore(cut int, prev, t *token) int {
+	switch {
+	case opensPhrase(t) && (cut == cutWord || cut == cutInside && prev.tag == "DT" && demonstrative(prev.text)):
+		return cutPhrase
+	case cut == cutWord && strings.HasPrefix(t.tag, "NN") && strings.HasPrefix(prev.tag, "NN"):
+		return cutInside
+	}
+	return cut
 }
 
 func demonstrative(w string) bool {
@@ -225,15 +235,7 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		for _, t := range toks {
 			ps := t.ps + t.ws
 			if n := len(pieces); n > 0 {
-				switch last := &pieces[n-1]; {
-				// Before a word that opens a phrase, after a word that ends one: a noun, a
-				// verb, an adverb, or a demonstrative standing alone ("book that | for you").
-				case opensPhrase(t) && (last.cut == cutWord || last.cut == cutInside && prev.tag == "DT" && demonstrative(prev.text)):
-					last.cut = cutPhrase
-				// Between two nouns of one compound ("the front | desk").
-				case last.cut == cutWord && strings.HasPrefix(t.tag, "NN") && strings.HasPrefix(prev.tag, "NN"):
-					last.cut = cutInside
-				}
+				pieces[n-1].cut = cutBefore(pieces[n-1].cut, prev, t)
 			}
 			prev = t
 			cut := cutStrength(t)

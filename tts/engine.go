@@ -171,9 +171,10 @@ const paceMargin = 0.7
 
 // chunkOptions are the phonemizer's budgets for a request at speed. The first chunk is one
 // phrase while the slots keep up; when chunks already wait for a slot, it is packed like the
-// others, since every chunk costs the model its lead and tail silence again (about 0.8 s of
-// audio), and a small first chunk then only lengthens the queue.
+// others, since every chunk costs the model its lead and tail silence again (overheadIDs),
+// and a small first chunk then only lengthens the queue.
 func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
+	british := phonemize.IsBritish(lang)
 	o := phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, FirstChunkMinIDs: e.cfg.FirstChunkMinIDs,
 		FirstChunkAt: e.cfg.FirstChunkAt, MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0)}
 	if e.cfg.Ramp == 0 {
@@ -184,7 +185,7 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 		// British voices keep the fixed ramp: pacing cuts sentences where the slots are slow,
 		// and a cut British sentence is heard worse (bf_emma's word error rate in TestListening
 		// went from 34.9 % to 62.8 % with paced chunks under the race detector's load).
-		if p, ok := e.sched.pace(); ok && !phonemize.IsBritish(lang) {
+		if p, ok := e.sched.pace(); ok && !british {
 			o.Pace, o.PaceOverhead = p*paceMargin, overheadIDs
 		} else {
 			o.Ramp = DefaultRamp
@@ -204,6 +205,6 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 	// word error rate on 17 fresh sentences; bm_george 22.3 % against 15.7 %), where the
 	// American voices lost nothing (testdata/listen/fresh.md). Their first audio waits for
 	// the first sentence, as the reference's and the peers' does.
-	o.FirstChunkWholeSentence = phonemize.IsBritish(lang)
+	o.FirstChunkWholeSentence = british
 	return o
 }

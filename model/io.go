@@ -74,6 +74,14 @@ func detectIO(inputs, outputs []ort.InputOutputInfo) (IO, error) {
 
 func (io IO) inputNames() []string { return []string{io.Tokens, io.Style, io.Speed} }
 
+// outputNames is what a run fetches: the audio, and the durations when the model has them.
+func (io IO) outputNames() []string {
+	if io.Duration == "" {
+		return []string{io.Audio}
+	}
+	return []string{io.Audio, io.Duration}
+}
+
 func (io IO) String() string {
 	speed := "float32"
 	if io.SpeedInt32 {

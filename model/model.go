@@ -76,6 +76,9 @@ type Info struct {
 type Model struct {
 	info     Info
 	sessions []*ort.DynamicAdvancedSession
+	outputs  []string // what each run fetches: the audio, then the durations if any
+	// noAlign: the sessions fetch a duration output that Open found not to match the audio.
+	noAlign bool
 }
 
 // ErrSlot reports a slot index outside the pool.
@@ -116,15 +119,25 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", cfg.Path, err)
 	}
+	var data []byte // the model with its durations added as an output; nil: the file as it is
+	if io.Duration == "" {
+		b, err := os.ReadFile(cfg.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read model %s: %w", cfg.Path, err)
+		}
+		if name, ok := durationTensor(b); ok {
+			data, io.Duration = withOutput(b, name), name
+		}
+	}
 	m := &Model{info: Info{Path: cfg.Path, IO: io, Slots: len(threads), Threads: slices.Max(threads),
-		SlotThreads: threads, Runtime: ort.GetVersion()}}
+		SlotThreads: threads, Runtime: ort.GetVersion()}, outputs: io.outputNames()}
 	provider := cfg.Provider
 	for _, n := range threads {
 		if err := ctx.Err(); err != nil {
 			m.Close()
 			return nil, err
 		}
-		s, used, err := newSession(cfg, io, provider, n, len(threads) > 1 && n != cfg.Lone, log)
+		s, used, err := newSession(cfg, data, io, provider, n, len(threads) > 1 && n != cfg.Lone, log)
 		if err != nil {
 			m.Close()
 			return nil, err
@@ -133,6 +146,19 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 		m.sessions = append(m.sessions, s)
 	}
 	m.info.Provider = provider
+	if io.Duration != "" {
+		// One short run says whether the durations are what Synthesize takes them for.
+		probe := []int64{50, 156, 86, 16, 102}
+		if _, _, err := m.SynthesizeAligned(ctx, 0, probe, make([]float32, StyleDim), 1); err != nil {
+			if ctx.Err() != nil {
+				m.Close()
+				return nil, ctx.Err()
+			}
+			log.Warn("the model's durations do not match its audio; chunks are cut only where the text pauses",
+				"output", io.Duration, "reason", err.Error())
+			m.info.IO.Duration, m.noAlign = "", true
+		}
+	}
 	if provider == ProviderCUDA {
 		if ops := integerOps(cfg.Path); len(ops) > 0 {
 			log.Warn("a quantized model on cuda: its integer operators have no CUDA kernels, so every chunk "+
@@ -162,7 +188,7 @@ func slotThreads(cfg Config) ([]int, error) {
 	return out, nil
 }
 
-func newSession(cfg Config, io IO, p Provider, threads int, shared bool, log *slog.Logger) (*ort.DynamicAdvancedSession, Provider, error) {
+func newSession(cfg Config, data []byte, io IO, p Provider, threads int, shared bool, log *slog.Logger) (*ort.DynamicAdvancedSession, Provider, error) {
 	opts, err := ort.NewSessionOptions()
 	if err != nil {
 		return nil, p, fmt.Errorf("session options: %w", err)
@@ -187,13 +213,18 @@ func newSession(cfg Config, io IO, p Provider, threads int, shared bool, log *sl
 			log.Warn("cuda unavailable, running on cpu", "reason", err.Error())
 		}
 	}
-	s, err := ort.NewDynamicAdvancedSession(cfg.Path, io.inputNames(), []string{io.Audio}, opts)
+	var s *ort.DynamicAdvancedSession
+	if data != nil {
+		s, err = ort.NewDynamicAdvancedSessionWithONNXData(data, io.inputNames(), io.outputNames(), opts)
+	} else {
+		s, err = ort.NewDynamicAdvancedSession(cfg.Path, io.inputNames(), io.outputNames(), opts)
+	}
 	if err != nil {
 		if used == ProviderCUDA && p == ProviderAuto {
 			log.Warn("cuda session failed, running on cpu", "reason", err.Error())
 			cpu := cfg
 			cpu.Provider = ProviderCPU
-			return newSession(cpu, io, ProviderCPU, threads, shared, log)
+			return newSession(cpu, data, io, ProviderCPU, threads, shared, log)
 		}
 		return nil, p, fmt.Errorf("create session for %s: %w", cfg.Path, err)
 	}
@@ -224,41 +255,80 @@ func (m *Model) SlotThreads() []int { return slices.Clone(m.info.SlotThreads) }
 // style is the voice row for len(ids), speed scales durations. It returns mono float32 PCM at
 // api.SampleRate. Cancelling ctx terminates the run inside ONNX Runtime.
 func (m *Model) Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error) {
+	pcm, _, err := m.run(ctx, slot, ids, style, speed)
+	return pcm, err
+}
+
+// Aligns reports whether SynthesizeAligned can say where each token's audio lies.
+func (m *Model) Aligns() bool { return m.info.IO.Duration != "" && !m.noAlign }
+
+// SynthesizeAligned is Synthesize that also returns how many samples of the audio each token
+// makes: len(ids)+2 counts, the leading pad's first and the trailing pad's last, summing to
+// len(pcm). It fails with ErrNoAlignment when the model cannot say (Aligns).
+func (m *Model) SynthesizeAligned(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, []int, error) {
+	if m.info.IO.Duration == "" || m.noAlign {
+		return nil, nil, ErrNoAlignment
+	}
+	pcm, frames, err := m.run(ctx, slot, ids, style, speed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(frames) != len(ids)+2 {
+		return nil, nil, fmt.Errorf("%w: %d durations for %d tokens", ErrNoAlignment, len(frames), len(ids)+2)
+	}
+	spans := make([]int, len(frames))
+	total := 0
+	for i, f := range frames {
+		if f < 0 || f > int64(len(pcm)) {
+			return nil, nil, fmt.Errorf("%w: token %d lasts %d frames", ErrNoAlignment, i, f)
+		}
+		spans[i] = int(f) * FrameSamples
+		total += spans[i]
+	}
+	if total != len(pcm) {
+		return nil, nil, fmt.Errorf("%w: durations make %d samples, the audio has %d", ErrNoAlignment, total, len(pcm))
+	}
+	return pcm, spans, nil
+}
+
+// run synthesizes one chunk and returns its audio and, when the session fetches them, the
+// frames each padded token lasts.
+func (m *Model) run(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, []int64, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if slot < 0 || slot >= len(m.sessions) {
-		return nil, fmt.Errorf("%w: %d of %d", ErrSlot, slot, len(m.sessions))
+		return nil, nil, fmt.Errorf("%w: %d of %d", ErrSlot, slot, len(m.sessions))
 	}
 	if len(ids) == 0 || len(ids) > phonemize.MaxIDs {
-		return nil, fmt.Errorf("chunk has %d phoneme ids, want 1..%d", len(ids), phonemize.MaxIDs)
+		return nil, nil, fmt.Errorf("chunk has %d phoneme ids, want 1..%d", len(ids), phonemize.MaxIDs)
 	}
 	if len(style) != StyleDim {
-		return nil, fmt.Errorf("style has %d values, want %d", len(style), StyleDim)
+		return nil, nil, fmt.Errorf("style has %d values, want %d", len(style), StyleDim)
 	}
 	padded := make([]int64, 0, len(ids)+2)
 	padded = append(append(append(padded, 0), ids...), 0)
 	tokens, err := ort.NewTensor(ort.NewShape(1, int64(len(padded))), padded)
 	if err != nil {
-		return nil, fmt.Errorf("tokens tensor: %w", err)
+		return nil, nil, fmt.Errorf("tokens tensor: %w", err)
 	}
 	defer tokens.Destroy()
 	styleT, err := ort.NewTensor(ort.NewShape(1, StyleDim), append([]float32(nil), style...))
 	if err != nil {
-		return nil, fmt.Errorf("style tensor: %w", err)
+		return nil, nil, fmt.Errorf("style tensor: %w", err)
 	}
 	defer styleT.Destroy()
 	var speedT ort.Value
 	if m.info.IO.SpeedInt32 {
 		t, err := ort.NewTensor(ort.NewShape(1), []int32{int32(math.Round(float64(speed)))})
 		if err != nil {
-			return nil, fmt.Errorf("speed tensor: %w", err)
+			return nil, nil, fmt.Errorf("speed tensor: %w", err)
 		}
 		speedT = t
 	} else {
 		t, err := ort.NewTensor(ort.NewShape(1), []float32{speed})
 		if err != nil {
-			return nil, fmt.Errorf("speed tensor: %w", err)
+			return nil, nil, fmt.Errorf("speed tensor: %w", err)
 		}
 		speedT = t
 	}
@@ -266,25 +336,35 @@ func (m *Model) Synthesize(ctx context.Context, slot int, ids []int64, style []f
 
 	ro, err := ort.NewRunOptions()
 	if err != nil {
-		return nil, fmt.Errorf("run options: %w", err)
+		return nil, nil, fmt.Errorf("run options: %w", err)
 	}
 	defer ro.Destroy()
 	stop := context.AfterFunc(ctx, func() { _ = ro.Terminate() })
 	defer stop()
 
-	outs := []ort.Value{nil}
+	outs := make([]ort.Value, len(m.outputs))
 	if err := m.sessions[slot].RunWithOptions([]ort.Value{tokens, styleT, speedT}, outs, ro); err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("run model: %w", err)
+		return nil, nil, fmt.Errorf("run model: %w", err)
 	}
-	defer outs[0].Destroy()
+	for _, o := range outs {
+		defer o.Destroy()
+	}
 	audio, ok := outs[0].(*ort.Tensor[float32])
 	if !ok {
-		return nil, fmt.Errorf("%w: audio output is %T", ErrContract, outs[0])
+		return nil, nil, fmt.Errorf("%w: audio output is %T", ErrContract, outs[0])
 	}
-	return append([]float32(nil), audio.GetData()...), nil
+	pcm := append([]float32(nil), audio.GetData()...)
+	if len(outs) < 2 {
+		return pcm, nil, nil
+	}
+	frames, ok := outs[1].(*ort.Tensor[int64])
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: duration output is %T", ErrContract, outs[1])
+	}
+	return pcm, append([]int64(nil), frames.GetData()...), nil
 }
 
 // Warmup runs every slot once so the first request does not pay for lazy initialisation.

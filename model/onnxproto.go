@@ -139,7 +139,9 @@ func (v valueInfo) encode() pb {
 	}
 	var tt pb
 	tt = tt.varint(1, uint64(v.elemType))
-	tt = tt.bytes(2, shape)
+	if v.dims != nil { // no dims: the shape is left unstated, as ONNX allows
+		tt = tt.bytes(2, shape)
+	}
 	var typ pb
 	typ = typ.bytes(1, tt)
 	var b pb

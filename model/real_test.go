@@ -64,3 +64,65 @@ func TestRealModelSpeaks(t *testing.T) {
 		t.Errorf("speed 0.5 made audio only %.2fx longer", r)
 	}
 }
+
+// The real export hides its durations; Open adds them as an output, and they place the
+// speech: the lead pad and the closing "." and pad are silence (but for the onset, which the
+// model starts a few frames early), the words between them are speech.
+func TestRealModelAligns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real model: skipped in -short")
+	}
+	a := testenv.Assets(t)
+	m, err := Open(context.Background(), Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderCPU, Slots: 1, Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if !m.Aligns() {
+		t.Fatalf("the real model does not align (io %s)", m.Info().IO)
+	}
+	v, err := LoadVoices(a.Voices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	style, err := v.Style("af_heart", len(helloWorld))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, speed := range []float32{1, 0.8, 1.3} {
+		pcm, spans, err := m.SynthesizeAligned(context.Background(), 0, helloWorld, style, speed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(spans)
+		if n != len(helloWorld)+2 {
+			t.Fatalf("speed %v: %d spans", speed, n)
+		}
+		lead := max(0, spans[0]-5*FrameSamples)
+		words := sum(spans[1 : n-3]) // up to the last phoneme, "d"
+		tail := spans[n-2] + spans[n-1]
+		pLead := power(pcm[:lead])
+		pWords := power(pcm[spans[0] : spans[0]+words])
+		pTail := power(pcm[len(pcm)-tail:])
+		t.Logf("speed %v: mean power %.2g lead, %.2g words, %.2g tail", speed, pLead, pWords, pTail)
+		if pLead*100 > pWords || pTail*100 > pWords {
+			t.Errorf("speed %v: the durations do not place the speech", speed)
+		}
+	}
+}
+
+func power(pcm []float32) float64 {
+	var e float64
+	for _, s := range pcm {
+		e += float64(s) * float64(s)
+	}
+	return e / float64(max(len(pcm), 1))
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}

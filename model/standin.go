@@ -10,11 +10,14 @@ import (
 
 // StandInOptions picks which of the public exports' I/O variants the stand-in imitates.
 type StandInOptions struct {
-	TokensName    string // "tokens" (default) or "input_ids"
-	OutputName    string // "audio" (default) or "waveform"
-	SpeedInt32    bool   // speed as int32 instead of float32
-	WithDuration  bool   // add a "duration" output (one frame per token)
-	SamplesPerTok int    // audio samples per input token; default 600 (one frame)
+	TokensName   string // "tokens" (default) or "input_ids"
+	OutputName   string // "audio" (default) or "waveform"
+	SpeedInt32   bool   // speed as int32 instead of float32
+	WithDuration bool   // add a "duration" output (one frame per token)
+	// HiddenDuration computes the same frames inside the graph without an output, as a Round,
+	// a Clip and a Cast, the way Kokoro's own exports keep theirs (Open adds the output).
+	HiddenDuration bool
+	SamplesPerTok  int // audio samples per input token; default 600 (one frame)
 }
 
 // StandInModel returns the bytes of a tiny ONNX graph with Kokoro's I/O contract: tokens
@@ -61,6 +64,17 @@ func StandInModel(o StandInOptions) []byte {
 		)
 		outputs = append(outputs, valueInfo{name: "duration", elemType: onnxInt64, dims: []int64{1, -1}, dimNames: []string{"", "sequence_length"}})
 	}
+	var hidden []tensor
+	if o.HiddenDuration {
+		nodes = append(nodes,
+			node{op: "Mul", inputs: []string{"tok_f", "zero"}, outputs: []string{"dur_zero"}},
+			node{op: "Add", inputs: []string{"dur_zero", "one"}, outputs: []string{"dur_raw"}},
+			node{op: "Round", inputs: []string{"dur_raw"}, outputs: []string{"dur_round"}},
+			node{op: "Clip", inputs: []string{"dur_round", "one_scalar"}, outputs: []string{"dur_clip"}},
+			node{op: "Cast", inputs: []string{"dur_clip"}, outputs: []string{"dur_frames"}, attrs: []attr{{name: "to", typ: attrInt, i: onnxInt64}}},
+		)
+		hidden = []tensor{{name: "zero", dims: []int64{1}, floats: []float32{0}}, {name: "one_scalar", floats: []float32{1}}}
+	}
 	speedType := onnxFloat
 	if o.SpeedInt32 {
 		speedType = onnxInt32
@@ -85,6 +99,7 @@ func StandInModel(o StandInOptions) []byte {
 	if !o.WithDuration {
 		g.initializers = g.initializers[:4]
 	}
+	g.initializers = append(g.initializers, hidden...)
 	return g.encodeModel(13)
 }
 

@@ -6,11 +6,22 @@ import "math"
 // after it: silence beyond that is cut, and zeros are added where pcm has less. A cut edge is
 // faded over fade samples (a raised-cosine ramp), so cutting
 // through the model's low-level noise never leaves a step that clicks. A pcm with no audible
-// frame is returned as lead+tail samples of zeros. The result is a new slice.
+// frame is returned as lead+tail samples of zeros. A lead or tail of Keep leaves that edge as
+// it is: an edge cut out of running speech, which must join the next piece without a pause.
+// The result is a new slice.
 func Reframe(pcm []float32, rate, lead, tail, fade int) []float32 {
 	span, ok := AudibleSpan(pcm, rate)
-	if !ok {
+	if !ok && lead != Keep && tail != Keep {
 		return make([]float32, max(0, lead)+max(0, tail))
+	}
+	if !ok {
+		span = Span{Start: len(pcm) / 2, End: len(pcm) / 2}
+	}
+	if lead == Keep {
+		lead = span.Start
+	}
+	if tail == Keep {
+		tail = len(pcm) - span.End
 	}
 	lead, tail = max(0, lead), max(0, tail)
 	out := make([]float32, 0, lead+span.Len()+tail)
@@ -33,6 +44,37 @@ func Reframe(pcm []float32, rate, lead, tail, fade int) []float32 {
 	}
 	return out
 }
+
+// Keep, as Reframe's lead or tail, keeps that edge untouched.
+const Keep = -1
+
+// QuietestCut is the sample in [from, to) of pcm where a cut disturbs least: the centre of the
+// window of win samples with the least energy. from is returned for an empty range.
+func QuietestCut(pcm []float32, from, to, win int) int {
+	from, to = max(0, from), min(len(pcm), to)
+	if to-from <= 1 {
+		return max(0, min(from, len(pcm)))
+	}
+	half := max(1, win/2)
+	energy := func(c int) float64 {
+		var e float64
+		for _, s := range pcm[max(0, c-half):min(len(pcm), c+half)] {
+			e += float64(s) * float64(s)
+		}
+		return e
+	}
+	best, bestE := from, math.Inf(1)
+	for c := from; c < to; c += max(1, half/4) {
+		if e := energy(c); e < bestE {
+			best, bestE = c, e
+		}
+	}
+	return best
+}
+
+// FadeIn and FadeOut ramp the first and last n samples of pcm (a raised cosine).
+func FadeIn(pcm []float32, n int)  { rampIn(pcm[:min(n, len(pcm))]) }
+func FadeOut(pcm []float32, n int) { rampOut(pcm[len(pcm)-min(n, len(pcm)):]) }
 
 // raisedCosine is the gain of step i of an n-step fade from silence to full level.
 func raisedCosine(i, n int) float32 {

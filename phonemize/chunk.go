@@ -3,6 +3,7 @@ package phonemize
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +33,12 @@ type Options struct {
 	// chunk may be as long as MaxIDs.
 	Pace         float64
 	PaceOverhead int
+	// Context, when set, gives each chunk that a sentence is cut into between two words (a
+	// BreakWord join) the word after the cut as Chunk.After and the next chunk the word
+	// before it as Chunk.Before: a synthesizer that can say where each id's audio lies runs a
+	// chunk with its neighbours' words and keeps only its own, so neither side of the cut is
+	// spoken as an utterance's end or start.
+	Context bool
 }
 
 // The first chunk ends at the first punctuation (comma or stronger) after at least
@@ -97,7 +104,17 @@ type Chunk struct {
 	// SentenceIDs is how many ids the sentences this chunk speaks (whole or in part) have
 	// together, at most MaxIDs: len(IDs) for a chunk of whole sentences, more for a part of one.
 	SentenceIDs int
+	// Before and After (Options.Context) are the ids of the word before and after the chunk
+	// when a cut between two words bounds it, with the space between: Before ends and After
+	// starts with SpaceID. The model hears Before+IDs+After; the listener hears IDs.
+	Before, After []int64
 }
+
+// SpaceID is the vocabulary id of the space between two words.
+var SpaceID = vocab[' ']
+
+// maxContextIDs bounds one side's context: a longer word is not worth the model's time.
+const maxContextIDs = 16
 
 // Break is the boundary a chunk ends on, weakest first. The model ends every chunk as if the
 // utterance ended there, so whoever joins chunks needs to know what pause the text asks for.
@@ -250,8 +267,9 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	}
 	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
 	var chunks []Chunk
-	done := 0    // ids in the chunks so far
-	ahead := 0.0 // with Pace: the audio still to play when the last chunk is made, in units
+	var spans [][2]int // the pieces each chunk speaks
+	done := 0          // ids in the chunks so far
+	ahead := 0.0       // with Pace: the audio still to play when the last chunk is made, in units
 	for s := 0; s < len(pieces); {
 		var e int
 		switch {
@@ -274,6 +292,7 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 				ahead = paced(ahead, len(c.IDs), opt)
 			}
 			chunks = append(chunks, c)
+			spans = append(spans, [2]int{s, e})
 			done += len(c.IDs)
 		} else if n := len(chunks); n > 0 {
 			// Unspeakable pieces (a stray mark) still carry the boundary they end on.
@@ -285,7 +304,48 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", ErrEmptyText)
 	}
 	chunks[len(chunks)-1].Break = BreakEnd
+	if opt.Context {
+		addContext(chunks, spans, pieces)
+	}
 	return chunks, nil
+}
+
+// addContext gives the two chunks at each cut between two words the word across the cut
+// (Options.Context). A side is left without context when the word would not fit in
+// maxContextIDs or the ids do not meet at a space (text the tokenizer joins across the cut).
+func addContext(chunks []Chunk, spans [][2]int, ps []piece) {
+	ids := func(from, to int) []int64 {
+		var b strings.Builder
+		for _, p := range ps[from:to] {
+			b.WriteString(p.ps)
+		}
+		return Tokenize(strings.TrimSpace(b.String()))
+	}
+	for i := 0; i+1 < len(chunks); i++ {
+		c, next := &chunks[i], &chunks[i+1]
+		e := spans[i][1]
+		if c.Break != BreakWord || spans[i+1][0] != e {
+			continue
+		}
+		// The word after the cut runs to the next piece a word may end on; the word before
+		// it starts after the previous such piece.
+		after := e + 1
+		for after < spans[i+1][1] && ps[after-1].cut == cutNone {
+			after++
+		}
+		before := e - 1
+		for before > spans[i][0] && ps[before-1].cut == cutNone {
+			before--
+		}
+		if full := ids(spans[i][0], after); len(full) > len(c.IDs) && full[len(c.IDs)] == SpaceID &&
+			slices.Equal(full[:len(c.IDs)], c.IDs) && len(full)-len(c.IDs) <= maxContextIDs+1 {
+			c.After = full[len(c.IDs):]
+		}
+		if full := ids(before, spans[i+1][1]); len(full) > len(next.IDs) && full[len(full)-len(next.IDs)-1] == SpaceID &&
+			slices.Equal(full[len(full)-len(next.IDs):], next.IDs) && len(full)-len(next.IDs) <= maxContextIDs+1 {
+			next.Before = full[:len(full)-len(next.IDs)]
+		}
+	}
 }
 
 // pacedLimit is the most ids the next chunk may have to be made while ahead units of audio

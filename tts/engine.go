@@ -3,10 +3,12 @@ package tts
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -16,6 +18,8 @@ type Engine struct {
 	ph     Phonemizer
 	voices Voices
 	sched  *scheduler
+	// context: chunks cut between two words are run with the word across the cut.
+	context bool
 	// release closes what the engine owns: set by Load, nil for an engine built by New on
 	// parts the caller keeps.
 	release   func() error
@@ -31,7 +35,9 @@ func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
 	if cfg.TTFABTarget <= 0 {
 		cfg.TTFABTarget = 300 * time.Millisecond
 	}
-	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer, cfg.Cores)}
+	al, aligns := syn.(Aligner)
+	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer, cfg.Cores),
+		context: aligns && al.Aligns() && cfg.ChunkContext != model.ToggleOff}
 }
 
 // Close waits for running chunks, fails queued ones and stops the slot workers. An engine
@@ -104,7 +110,11 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 			open = false
 			e.sched.end()
 		}
-		j := &job{ctx: ctx, deadline: deadline, ids: chunks[i].IDs, style: style, speed: float32(speed)}
+		c := chunks[i]
+		j := &job{ctx: ctx, deadline: deadline, ids: c.IDs, style: style, speed: float32(speed)}
+		if len(c.Before)+len(c.After) > 0 {
+			j.ids, j.before, j.after = slices.Concat(c.Before, c.IDs, c.After), len(c.Before), len(c.After)
+		}
 		return j, e.sched.submit(j)
 	}
 
@@ -135,7 +145,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 			return st, fmt.Errorf("synthesize chunk %d: %w", i, r.err)
 		}
 		c := Chunk{
-			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: reframe(r.pcm, joinAfter(chunks, i), i == 0 && req.Resumes),
+			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: reframe(r.pcm, joinAfter(chunks, i), i == 0 && req.Resumes, len(chunks[i].Before) > 0, len(chunks[i].After) > 0),
 			ModelTime: r.modelTime, QueueWait: r.queueWait, Slot: r.slot, Final: i == len(chunks)-1,
 		}
 		e.sched.played(len(chunks[i].IDs), float32(speed), c.Duration())
@@ -176,7 +186,7 @@ const paceMargin = 0.7
 func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 	british := phonemize.IsBritish(lang)
 	o := phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, FirstChunkMinIDs: e.cfg.FirstChunkMinIDs,
-		FirstChunkAt: e.cfg.FirstChunkAt, MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0)}
+		FirstChunkAt: e.cfg.FirstChunkAt, MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0), Context: e.context}
 	if e.cfg.Ramp == 0 {
 		// Later chunks are cut to what the model makes while the audio before them plays, by
 		// the speed the slots have shown; a fixed ramp until they have shown it. (Moving the

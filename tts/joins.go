@@ -60,7 +60,10 @@ func JoinPause(b phonemize.Break) time.Duration {
 // this one's, so each chunk is streamed the moment it is synthesized. resumes gives the first
 // chunk of a request that continues another (Request.Resumes) the rest of a sentence pause
 // after that request's EndTail.
-func reframe(pcm []float32, end phonemize.Break, resumes bool) []float32 {
+//
+// A side cut out of running speech (cutContext: keepHead after a context cut before the chunk,
+// keepTail before one after it) is kept as it is, so the two sides join without a pause.
+func reframe(pcm []float32, end phonemize.Break, resumes, keepHead, keepTail bool) []float32 {
 	lead, tail := JoinLead, EndTail
 	if resumes {
 		lead = JoinPause(phonemize.BreakSentence) - EndTail
@@ -68,7 +71,14 @@ func reframe(pcm []float32, end phonemize.Break, resumes bool) []float32 {
 	if end != phonemize.BreakEnd {
 		tail = JoinPause(end) - JoinLead
 	}
-	return audio.Reframe(pcm, api.SampleRate, samples(lead), samples(tail), samples(joinFade))
+	l, t := samples(lead), samples(tail)
+	if keepHead {
+		l = audio.Keep
+	}
+	if keepTail {
+		t = audio.Keep
+	}
+	return audio.Reframe(pcm, api.SampleRate, l, t, samples(joinFade))
 }
 
 // joinAfter is the boundary chunk i of chunks ends on: whatever the phonemizer says, the last
@@ -78,6 +88,36 @@ func joinAfter(chunks []phonemize.Chunk, i int) phonemize.Break {
 		return phonemize.BreakEnd
 	}
 	return chunks[i].Break
+}
+
+// contextWindow is the window in which cutContext looks for the quietest point of a space.
+const contextWindow = 2500 * time.Microsecond
+
+// cutContext keeps the audio of a chunk run with context: spans are the samples of each padded
+// id (a pad, before context ids, the chunk's own, after context ids, a pad). A side with
+// context is cut inside the space that ends or starts it, at its quietest point, and faded
+// over a window there; the listener hears the chunk's own words, spoken mid-sentence.
+func cutContext(pcm []float32, spans []int, before, after int) []float32 {
+	starts := make([]int, len(spans)+1)
+	for i, n := range spans {
+		starts[i+1] = starts[i] + n
+	}
+	from, to := 0, len(pcm)
+	win := samples(contextWindow)
+	if before > 0 && before < len(spans) {
+		from = audio.QuietestCut(pcm, starts[before], starts[before+1], win)
+	}
+	if sp := len(spans) - 1 - after; after > 0 && sp > 0 {
+		to = max(from, audio.QuietestCut(pcm, starts[sp], starts[sp+1], win))
+	}
+	out := append([]float32(nil), pcm[from:to]...)
+	if before > 0 {
+		audio.FadeIn(out, win)
+	}
+	if after > 0 {
+		audio.FadeOut(out, win)
+	}
+	return out
 }
 
 func samples(d time.Duration) int { return int(d * api.SampleRate / time.Second) }

@@ -32,6 +32,7 @@ type LoadConfig struct {
 	FirstChunkMaxIDs int               // phoneme ids in the first chunk; 0 = the phonemizer's default
 	FirstChunkMinIDs int               // shortest first chunk ending at punctuation; 0 = the phonemizer's default
 	FirstChunkAt     phonemize.FirstAt // weakest boundary the first chunk may end on (Config.FirstChunkAt)
+	ChunkContext     model.Toggle      // cuts between words heard with the word across them (Config.ChunkContext)
 	MaxChunkIDs      int               // phoneme ids in later chunks; 0 = by provider (MaxChunkIDsFor)
 	Ramp             float64           // later chunk ≤ Ramp × the ids before it; 0 = paced (Config.Ramp), < 0 = none
 	DefaultVoice     string            // voice of a request that names none; "" = api.DefaultVoice
@@ -97,6 +98,7 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 		FirstChunkMaxIDs: c.FirstChunkMaxIDs,
 		FirstChunkMinIDs: c.FirstChunkMinIDs,
 		FirstChunkAt:     c.FirstChunkAt,
+		ChunkContext:     c.ChunkContext,
 		MaxChunkIDs:      MaxChunkIDsFor(c.MaxChunkIDs, m.Info().Provider),
 		Ramp:             c.Ramp,
 		Cores:            cores,

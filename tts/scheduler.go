@@ -16,12 +16,15 @@ type job struct {
 	deadline time.Time // playback deadline: when its audio is needed
 	startBy  time.Time // deadline less the chunk's expected model time: the queue's order
 	seq      uint64    // arrival order breaks ties
-	ids      []int64
-	style    []float32
-	speed    float32
-	ready    time.Time
-	index    int // position in the heap; -1 once taken
-	done     chan result
+	ids      []int64   // what the model hears: the context ids, then the chunk's own, then context
+	// before and after are how many of ids are context (phonemize.Chunk.Before, After): the
+	// audio is cut at the middle of the space that ends or starts them.
+	before, after int
+	style         []float32
+	speed         float32
+	ready         time.Time
+	index         int // position in the heap; -1 once taken
+	done          chan result
 }
 
 type result struct {
@@ -271,7 +274,7 @@ func (s *scheduler) worker(slot int) {
 			r = result{err: err, slot: slot}
 		} else {
 			start := time.Now()
-			pcm, err := s.syn.Synthesize(j.ctx, slot, j.ids, j.style, j.speed)
+			pcm, err := s.synthesize(j, slot)
 			r = result{pcm: pcm, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
 			if err == nil {
 				if s.observer != nil {
@@ -290,6 +293,23 @@ func (s *scheduler) worker(slot int) {
 		s.mu.Unlock()
 		j.done <- r
 	}
+}
+
+// synthesize runs j on slot and returns the audio of its own ids: with context, the model
+// hears the words across the cut and the audio is cut at the middle of the space between.
+func (s *scheduler) synthesize(j *job, slot int) ([]float32, error) {
+	if j.before == 0 && j.after == 0 {
+		return s.syn.Synthesize(j.ctx, slot, j.ids, j.style, j.speed)
+	}
+	al, ok := s.syn.(Aligner)
+	if !ok || !al.Aligns() {
+		return s.syn.Synthesize(j.ctx, slot, j.ids[j.before:len(j.ids)-j.after], j.style, j.speed)
+	}
+	pcm, spans, err := al.SynthesizeAligned(j.ctx, slot, j.ids, j.style, j.speed)
+	if err != nil {
+		return nil, err
+	}
+	return cutContext(pcm, spans, j.before, j.after), nil
 }
 
 // close lets running jobs finish, fails queued ones with ErrClosed and stops the workers.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -13,6 +14,15 @@ import (
 type Synthesizer interface {
 	Slots() int
 	Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error)
+}
+
+// Aligner is a Synthesizer that can say where each id's audio lies: SynthesizeAligned returns
+// the samples each padded id makes (a pad, the ids, a pad), summing to the PCM's length.
+// When it Aligns, the engine runs a chunk cut between two words with the words across the
+// cut and keeps only the chunk's own audio (phonemize.Options.Context).
+type Aligner interface {
+	Aligns() bool
+	SynthesizeAligned(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, []int, error)
 }
 
 // Voices resolves a voice spec (a name or a blend such as "af_bella(2)+af_sky(1)") to the
@@ -87,6 +97,10 @@ type Config struct {
 	// FirstChunkAt is the weakest boundary the first chunk may end on (American voices; a
 	// British one starts on a whole sentence): punctuation by default.
 	FirstChunkAt phonemize.FirstAt
+	// ChunkContext runs each chunk cut between two words with the word across the cut and
+	// keeps only the chunk's own audio (phonemize.Options.Context), where the synthesizer
+	// aligns (Aligner): auto and on do, off does not.
+	ChunkContext model.Toggle
 	// MaxChunkIDs bounds every later chunk (0 = the model's 510). A slot is not preempted
 	// while it runs a chunk, so the chunk size is the scheduler's granularity: a new
 	// request's first chunk can wait behind one whole chunk of another request.

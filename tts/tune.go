@@ -277,7 +277,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 				if err != nil && first == nil {
 					first = err
 				}
-				audio += time.Duration(len(reframe(pcm, phonemize.BreakEnd, false))) * time.Second / api.SampleRate
+				audio += time.Duration(len(reframe(pcm, phonemize.BreakEnd, false, false, false))) * time.Second / api.SampleRate
 				mu.Unlock()
 				if err != nil {
 					return

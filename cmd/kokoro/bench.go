@@ -189,6 +189,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 			env("first-chunk-min-ids"): strconv.Itoa(f.engine.FirstChunkMinIDs),
 			env("chunk-ramp"):          strconv.FormatFloat(f.engine.Ramp, 'g', -1, 64),
 			env("first-chunk-at"):      f.engine.FirstChunkAt.String(),
+			env("chunk-context"):       (*toggle)(&f.engine.ChunkContext).String(),
 		}
 		target.Build = prov.Build
 		if target.Build == "" {

@@ -39,6 +39,7 @@ func addEngineFlags(cmd *cobra.Command, c *tts.LoadConfig) {
 	bindInt(f, &c.FirstChunkMaxIDs, "first-chunk-max-ids")
 	bindInt(f, &c.FirstChunkMinIDs, "first-chunk-min-ids")
 	bindValue(f, (*firstAt)(&c.FirstChunkAt), "first-chunk-at")
+	bindValue(f, (*toggle)(&c.ChunkContext), "chunk-context")
 	bindInt(f, &c.MaxChunkIDs, "max-chunk-ids")
 	bindFloat(f, &c.Ramp, "chunk-ramp")
 	bindString(f, &c.DefaultVoice, "default-voice")

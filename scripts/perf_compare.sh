@@ -39,8 +39,8 @@ done
 log() { printf 'perf_compare: %s\n' "$*" >&2; }
 
 make -s setup build
-venv() { # dir requirements: the same environment scripts/listen_bench.sh makes
-  local want; want=$(sha256sum "$2" | cut -d' ' -f1)
+venv() { # dir requirements: the same environment, and the same stamp, scripts/listen_bench.sh makes
+  local want; want=$(cat "$2" <(echo) | sha256sum | cut -d' ' -f1)
   if [ ! -f "$1/.stamp" ] || [ "$(cat "$1/.stamp")" != "$want" ]; then
     log "creating $1 from $2"
     rm -rf "$1"

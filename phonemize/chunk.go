@@ -71,16 +71,20 @@ const (
 	// FirstAtWord, failing both, also ends it between two words that do not split a phrase
 	// ("Your order | shipped"), within two thirds of FirstChunkMaxIDs.
 	FirstAtWord
+	// FirstAtAuto leaves the choice to the caller, which knows the load (tts's engine: word
+	// while it is idle and cuts are heard with context, punctuation otherwise); Chunks reads
+	// it as FirstAtPunctuation.
+	FirstAtAuto
 )
 
 // ParseFirstAt reads punctuation, phrase or word.
 func ParseFirstAt(s string) (FirstAt, error) {
-	for f := FirstAtPunctuation; f <= FirstAtWord; f++ {
+	for f := FirstAtPunctuation; f <= FirstAtAuto; f++ {
 		if strings.EqualFold(s, f.String()) {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("first chunk boundary %q: want punctuation, phrase or word", s)
+	return 0, fmt.Errorf("first chunk boundary %q: want punctuation, phrase, word or auto", s)
 }
 
 func (f FirstAt) String() string {
@@ -91,6 +95,8 @@ func (f FirstAt) String() string {
 		return "phrase"
 	case FirstAtWord:
 		return "word"
+	case FirstAtAuto:
+		return "auto"
 	}
 	return fmt.Sprintf("FirstAt(%d)", int(f))
 }
@@ -236,7 +242,7 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	first := opt.FirstChunkMaxIDs
 	if first <= 0 {
 		first = DefaultFirstChunkMaxIDs
-		if opt.FirstChunkAt > FirstAtPunctuation {
+		if opt.FirstChunkAt == FirstAtPhrase || opt.FirstChunkAt == FirstAtWord {
 			first = DefaultEarlyFirstChunkMaxIDs
 		}
 	}

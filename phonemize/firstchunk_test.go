@@ -72,7 +72,7 @@ func TestFirstChunkAt(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []string{"punctuation", "Phrase", "word"} {
+	for _, s := range []string{"punctuation", "Phrase", "word", "AUTO"} {
 		if at, err := ParseFirstAt(s); err != nil || !strings.EqualFold(at.String(), s) {
 			t.Errorf("ParseFirstAt(%q) = %v, %v", s, at, err)
 		}

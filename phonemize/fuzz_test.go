@@ -88,7 +88,7 @@ func FuzzChunks(f *testing.F) {
 		if first%7 != 0 {
 			opt.Pace, opt.PaceOverhead = float64(first%7), 18
 		}
-		opt.FirstChunkAt = FirstAt(max(maxIDs, -maxIDs) % 3) // punctuation, phrase or word
+		opt.FirstChunkAt = FirstAt(max(maxIDs, -maxIDs) % 4) // punctuation, phrase, word or auto
 		chunks, err := p.Chunks(text, opt)
 		if err != nil {
 			if !errors.Is(err, ErrEmptyText) {

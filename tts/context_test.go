@@ -3,6 +3,7 @@ package tts
 import (
 	"context"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -145,4 +146,87 @@ func quietRun(pcm []float32, end bool) int {
 		n++
 	}
 	return n
+}
+
+// optsPhonemizer records the options of each call and cuts like contextPhonemizer.
+type optsPhonemizer struct {
+	mu   sync.Mutex
+	opts []phonemize.Options
+}
+
+func (p *optsPhonemizer) Chunks(text string, o phonemize.Options) ([]phonemize.Chunk, error) {
+	p.mu.Lock()
+	p.opts = append(p.opts, o)
+	p.mu.Unlock()
+	return contextPhonemizer{}.Chunks(text, o)
+}
+
+// gatedBlockSynth is blockSynth whose runs wait for gate.
+type gatedBlockSynth struct {
+	blockSynth
+	gate chan struct{}
+}
+
+func (s *gatedBlockSynth) SynthesizeAligned(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, []int, error) {
+	select {
+	case <-s.gate:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	return s.blockSynth.SynthesizeAligned(ctx, slot, ids, style, speed)
+}
+
+func (s *gatedBlockSynth) Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error) {
+	pcm, _, err := s.SynthesizeAligned(ctx, slot, ids, style, speed)
+	return pcm, err
+}
+
+// FIRST_CHUNK_AT=auto starts a lone request on its first words when cuts are heard with
+// context, and a request that arrives beside another on its first phrase.
+func TestFirstChunkAtAutoFollowsTheLoad(t *testing.T) {
+	t.Parallel()
+	for _, align := range []bool{true, false} {
+		syn := &gatedBlockSynth{blockSynth: blockSynth{align: align}, gate: make(chan struct{})}
+		ph := &optsPhonemizer{}
+		e := New(Config{FirstChunkAt: phonemize.FirstAtAuto}, ph, syn, fakeVoices{})
+		speak := func() <-chan error {
+			done := make(chan error, 1)
+			go func() {
+				_, err := e.Stream(context.Background(), Request{Text: "a b c d"}, func(Chunk) error { return nil })
+				done <- err
+			}()
+			return done
+		}
+		first := speak()
+		// Wait until the first request holds a slot, then start a second beside it.
+		for e.sched.idle() {
+			runtime.Gosched()
+		}
+		second := speak()
+		for {
+			ph.mu.Lock()
+			n := len(ph.opts)
+			ph.mu.Unlock()
+			if n == 2 {
+				break
+			}
+			runtime.Gosched()
+		}
+		close(syn.gate)
+		for _, d := range []<-chan error{first, second} {
+			if err := <-d; err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.Close()
+		want := []phonemize.FirstAt{phonemize.FirstAtWord, phonemize.FirstAtPunctuation}
+		if !align {
+			want[0] = phonemize.FirstAtPunctuation
+		}
+		for i, o := range ph.opts {
+			if o.FirstChunkAt != want[i] || o.Context != align {
+				t.Errorf("aligns %v, request %d: first chunk at %v with context %v, want %v and %v", align, i, o.FirstChunkAt, o.Context, want[i], align)
+			}
+		}
+	}
 }

@@ -167,7 +167,7 @@ func (s *scheduler) pace() (float64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	threads := slices.Min(s.threads)
-	if s.streams == 0 && s.running == 0 && len(s.queue) == 0 {
+	if s.idleLocked() {
 		threads = slices.Max(s.threads)
 	}
 	if len(s.est.perUnit) == 0 || s.est.audio <= 0 {
@@ -181,6 +181,17 @@ func (s *scheduler) played(ids int, speed float32, d time.Duration) {
 	s.mu.Lock()
 	s.est.observeAudio(ids, speed, d)
 	s.mu.Unlock()
+}
+
+// idle reports whether no request is being spoken: a new one has the slots to itself.
+func (s *scheduler) idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.idleLocked()
+}
+
+func (s *scheduler) idleLocked() bool {
+	return s.streams == 0 && s.running == 0 && len(s.queue) == 0
 }
 
 // backlogged reports whether chunks are waiting for a slot.

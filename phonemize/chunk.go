@@ -2,6 +2,7 @@ package phonemize
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -33,6 +34,10 @@ type Options struct {
 	// chunk may be as long as MaxIDs.
 	Pace         float64
 	PaceOverhead int
+	// PaceWhole, when above 0, lets a later chunk take the rest of its sentence whole when
+	// that costs at most PaceWhole times the audio ahead (in Pace's units): Pace carries a
+	// margin against a slow chunk, and a cut would cost more than the margin buys.
+	PaceWhole float64
 	// Context, when set, gives each chunk that a sentence is cut into between two words (a
 	// BreakWord join) the word after the cut as Chunk.After and the next chunk the word
 	// before it as Chunk.Before: a synthesizer that can say where each id's audio lies runs a
@@ -273,18 +278,18 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 	}
 	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
 	var chunks []Chunk
-	var spans [][2]int // the pieces each chunk speaks
 	done := 0          // ids in the chunks so far
 	ahead := 0.0       // with Pace: the audio still to play when the last chunk is made, in units
+	var before []int64 // with Context: the next chunk's Before
 	for s := 0; s < len(pieces); {
 		var e int
 		switch {
 		case len(chunks) == 0 && opt.FirstChunkWholeSentence:
-			e = firstCut(pieces, s, 0, maxIDs, cutSentence, cutSentence)
+			e = firstCut(pieces, s, 0, 0, maxIDs, cutSentence, cutSentence)
 		case len(chunks) == 0:
-			e = firstCut(pieces, s, minFirst, first, cutComma, opt.FirstChunkAt.cut())
+			e = firstCut(pieces, s, minFirst, earliestCut(opt), first, cutComma, opt.FirstChunkAt.cut())
 		case opt.Pace > 0:
-			e = cutPoint(pieces, s, pacedLimit(ahead, minFirst, maxIDs, opt))
+			e = pacedCut(pieces, s, ahead, len(before), minFirst, maxIDs, opt)
 		case opt.Ramp > 0:
 			e = cutPoint(pieces, s, min(maxIDs, max(first, int(opt.Ramp*float64(done)))))
 		default:
@@ -292,17 +297,22 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		}
 		if c, ok := makeChunk(pieces[s:e]); ok {
 			c.SentenceIDs = max(len(c.IDs), min(MaxIDs, sentenceIDs(pieces, s, e)))
+			c.Before, before = before, nil
+			if opt.Context && c.Break == BreakWord && e < len(pieces) {
+				c.After, before = wordsAcross(pieces, s, e, c.IDs)
+			}
+			cost := len(c.Before) + len(c.IDs) + len(c.After)
 			if len(chunks) == 0 {
 				ahead = opt.Pace * float64(len(c.IDs))
 			} else {
-				ahead = paced(ahead, len(c.IDs), opt)
+				ahead = paced(ahead, cost, len(c.IDs), opt)
 			}
 			chunks = append(chunks, c)
-			spans = append(spans, [2]int{s, e})
 			done += len(c.IDs)
 		} else if n := len(chunks); n > 0 {
 			// Unspeakable pieces (a stray mark) still carry the boundary they end on.
 			chunks[n-1].Break = max(chunks[n-1].Break, c.Break)
+			before = nil
 		}
 		s = e
 	}
@@ -310,48 +320,95 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", ErrEmptyText)
 	}
 	chunks[len(chunks)-1].Break = BreakEnd
-	if opt.Context {
-		addContext(chunks, spans, pieces)
-	}
+	chunks[len(chunks)-1].After = nil
 	return chunks, nil
 }
 
-// addContext gives the two chunks at each cut between two words the word across the cut
-// (Options.Context). A side is left without context when the word would not fit in
-// maxContextIDs or the ids do not meet at a space (text the tokenizer joins across the cut).
-func addContext(chunks []Chunk, spans [][2]int, ps []piece) {
-	ids := func(from, to int) []int64 {
+// wordsAcross is the word across a cut between two words (Options.Context) at piece e, for the
+// chunk of pieces s to e-1 with ids: after is a space and the word after the cut, for that
+// chunk; before is the chunk's last word and a space, for the next. Both are nil when the word
+// would not fit in maxContextIDs or the ids do not meet at a space (text the tokenizer joins
+// across the cut).
+func wordsAcross(ps []piece, s, e int, ids []int64) (after, before []int64) {
+	tokens := func(from, to int) []int64 {
 		var b strings.Builder
 		for _, p := range ps[from:to] {
 			b.WriteString(p.ps)
 		}
 		return Tokenize(strings.TrimSpace(b.String()))
 	}
-	for i := 0; i+1 < len(chunks); i++ {
-		c, next := &chunks[i], &chunks[i+1]
-		e := spans[i][1]
-		if c.Break != BreakWord || spans[i+1][0] != e {
-			continue
-		}
-		// The word after the cut runs to the next piece a word may end on; the word before
-		// it starts after the previous such piece.
-		after := e + 1
-		for after < spans[i+1][1] && ps[after-1].cut == cutNone {
-			after++
-		}
-		before := e - 1
-		for before > spans[i][0] && ps[before-1].cut == cutNone {
-			before--
-		}
-		if full := ids(spans[i][0], after); len(full) > len(c.IDs) && full[len(c.IDs)] == SpaceID &&
-			slices.Equal(full[:len(c.IDs)], c.IDs) && len(full)-len(c.IDs) <= maxContextIDs+1 {
-			c.After = full[len(c.IDs):]
-		}
-		if full := ids(before, spans[i+1][1]); len(full) > len(next.IDs) && full[len(full)-len(next.IDs)-1] == SpaceID &&
-			slices.Equal(full[len(full)-len(next.IDs):], next.IDs) && len(full)-len(next.IDs) <= maxContextIDs+1 {
-			next.Before = full[:len(full)-len(next.IDs)]
+	// A word runs to the next piece a word may end on.
+	end := e + 1
+	for end < len(ps) && ps[end-1].cut == cutNone {
+		end++
+	}
+	start := e - 1
+	for start > s && ps[start-1].cut == cutNone {
+		start--
+	}
+	full := tokens(s, end)
+	if len(full) <= len(ids) || full[len(ids)] != SpaceID || !slices.Equal(full[:len(ids)], ids) ||
+		len(full)-len(ids) > maxContextIDs+1 {
+		return nil, nil
+	}
+	after = full[len(ids):]
+	last := tokens(start, e)
+	if len(last) == 0 || len(last) > maxContextIDs || !slices.Equal(tokens(start, end), slices.Concat(last, after)) {
+		return after, nil
+	}
+	return after, append(last, SpaceID)
+}
+
+// pacedCut returns the end of a later chunk starting at s, made while ahead units of audio
+// still play, with before ids of context before it (Options.Pace). The rest of the sentence is
+// taken whole when it fits in PaceWhole×ahead: every cut costs the model a chunk's overhead
+// and the listener a join. Otherwise the chunk is cut within pacedLimit, counting the context
+// (the word before, and about as many ids after should it end between two words too), and a
+// cut between two words is taken only in the second half of the limit.
+func pacedCut(ps []piece, s int, ahead float64, before, minIDs, maxIDs int, opt Options) int {
+	if opt.PaceWhole > 0 {
+		rest := 0
+		for i := s; i < len(ps); i++ {
+			rest += ps[i].ids
+			if ps[i].cut >= cutSentence || i == len(ps)-1 {
+				if rest <= maxIDs && float64(rest+before+opt.PaceOverhead) <= opt.PaceWhole*ahead {
+					return i + 1
+				}
+				break
+			}
 		}
 	}
+	limit := pacedLimit(ahead-float64(2*before), minIDs, maxIDs, opt)
+	if e := cutPointFrom(ps, s, limit, limit/2); e > s {
+		return e
+	}
+	return cutPoint(ps, s, limit)
+}
+
+// cutPointFrom is cutPoint's strongest cut within limit ids, where a cut between two words
+// counts only once the chunk has floor ids; s when there is none.
+func cutPointFrom(ps []piece, s, limit, floor int) int {
+	total := 0
+	var ends []int // ends that fit, and the ids before each
+	var totals []int
+	for i := s; i < len(ps); i++ {
+		if total+ps[i].ids > limit && i > s {
+			break
+		}
+		total += ps[i].ids
+		ends, totals = append(ends, i+1), append(totals, total)
+		if ps[i].cut == cutPara || i == len(ps)-1 {
+			return i + 1
+		}
+	}
+	for level := cutPara; level >= cutInside; level-- {
+		for k := len(ends) - 1; k >= 0; k-- {
+			if ps[ends[k]-1].cut >= level && (level > cutPhrase || totals[k] >= floor) {
+				return ends[k]
+			}
+		}
+	}
+	return s
 }
 
 // pacedLimit is the most ids the next chunk may have to be made while ahead units of audio
@@ -365,10 +422,10 @@ func pacedLimit(ahead float64, minIDs, maxIDs int, opt Options) int {
 	return min(l, maxIDs)
 }
 
-// paced is the audio still to play once a chunk of n ids is made, when ahead was (0 when
-// playback waited for it).
-func paced(ahead float64, n int, opt Options) float64 {
-	return max(0, ahead-float64(n+opt.PaceOverhead)) + opt.Pace*float64(n)
+// paced is the audio still to play once a chunk of n ids, which costs the model cost ids with
+// its context, is made, when ahead was (0 when playback waited for it).
+func paced(ahead float64, cost, n int, opt Options) float64 {
+	return max(0, ahead-float64(cost+opt.PaceOverhead)) + opt.Pace*float64(n)
 }
 
 // sentenceIDs is how many ids the whole sentences that pieces s to e-1 belong to have.
@@ -457,14 +514,20 @@ func (f FirstAt) cut() int {
 // weakest weaker than a phrase, a boundary of weakest's strength within two thirds, and
 // cutPoint's rule within two thirds: "When the rain stopped," rather than "When the rain",
 // and "Your order" rather than most of the sentence.
-func firstCut(ps []piece, s, minIDs, limit, minCut, weakest int) int {
-	type pass struct{ level, limit int }
-	passes := []pass{{minCut, limit}}
+func firstCut(ps []piece, s, minIDs, early, limit, minCut, weakest int) int {
+	type pass struct{ level, limit, min int }
+	passes := []pass{{minCut, limit, minIDs}}
 	if weakest < minCut {
-		soft := min(limit, max(minIDs, limit*2/3))
-		passes = []pass{{cutPhrase, soft}, {minCut, limit}}
+		early = max(early, minIDs)
+		soft := min(limit, max(early+4, limit*2/3))
+		passes = []pass{{cutPhrase, soft, early}, {minCut, limit, minIDs}}
 		if weakest < cutPhrase {
-			passes = append(passes, pass{weakest, soft})
+			passes = append(passes, pass{weakest, soft, early})
+		}
+		// Failing those, the first boundary after early ids, up to the whole budget: a first
+		// chunk too short for the next to keep up costs the listener a stall.
+		passes = append(passes, pass{cutPhrase, limit, early}, pass{weakest, limit, early})
+		if early <= minIDs {
 			limit = soft
 		}
 	}
@@ -475,13 +538,34 @@ func firstCut(ps []piece, s, minIDs, limit, minCut, weakest int) int {
 				break
 			}
 			total += ps[i].ids
-			if i == len(ps)-1 || ps[i].cut == cutPara || (total >= minIDs && ps[i].cut >= p.level) {
+			if i == len(ps)-1 || ps[i].cut == cutPara || (total >= p.min && ps[i].cut >= p.level) {
 				return i + 1
 			}
 		}
 	}
 	return cutPoint(ps, s, limit)
 }
+
+// earliestCut is the fewest ids a first chunk cut without punctuation needs (Options.Pace) for
+// the next chunk to be made while it plays and still to be long enough to gain on playback: a
+// chunk of n ids plays Pace×n units and costs n+PaceOverhead (and its context), so only one of
+// more than (PaceOverhead+context)/(Pace−1) ids leaves more audio ahead than it found. 0 when
+// the pace is not known.
+func earliestCut(opt Options) int {
+	if opt.Pace <= 1 {
+		return 0
+	}
+	cost := float64(opt.PaceOverhead)
+	if opt.Context {
+		cost += 2 * contextEstimate
+	}
+	gaining := cost / (opt.Pace - 1)
+	return int(math.Ceil((gaining + cost) / opt.Pace))
+}
+
+// contextEstimate is the ids one side of a cut's context is counted as before it is known: a
+// space and a short word.
+const contextEstimate = 6
 
 // splitOversized breaks any single piece longer than limit ids into limit-sized parts, so
 // that no chunk can exceed it.

@@ -179,6 +179,10 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 // take: the rest absorbs a chunk slower than its estimate and the trip to the listener.
 const paceMargin = 0.7
 
+// wholeMargin is the share of the audio still to play that the rest of a sentence, taken whole
+// as the next chunk, may take: a cut costs the model a chunk's overhead (overheadIDs) again.
+const wholeMargin = 0.9
+
 // chunkOptions are the phonemizer's budgets for a request at speed. The first chunk is one
 // phrase while the slots keep up; when chunks already wait for a slot, it is packed like the
 // others, since every chunk costs the model its lead and tail silence again (overheadIDs),
@@ -196,7 +200,7 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 		// and a cut British sentence is heard worse (bf_emma's word error rate in TestListening
 		// went from 34.9 % to 62.8 % with paced chunks under the race detector's load).
 		if p, ok := e.sched.pace(); ok && !british {
-			o.Pace, o.PaceOverhead = p*paceMargin, overheadIDs
+			o.Pace, o.PaceOverhead, o.PaceWhole = p*paceMargin, overheadIDs, wholeMargin/paceMargin
 		} else {
 			o.Ramp = DefaultRamp
 		}

@@ -91,3 +91,86 @@ func TestContextSkipsALongWord(t *testing.T) {
 		}
 	}
 }
+
+// With PaceWhole, a later chunk takes the rest of its sentence when that fits in PaceWhole
+// times the audio ahead, where the paced limit alone would cut it again.
+func TestPaceWholeTakesTheRestOfTheSentence(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	text := "Thanks for calling today, your order shipped this morning and will arrive at the front desk on Friday."
+	base := Options{MaxIDs: 200, Pace: 3, PaceOverhead: 18}
+	cut, err := p.Chunks(text, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := base
+	whole.PaceWhole = 0.9 / 0.7
+	one, err := p.Chunks(text, whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cut) < 3 || len(one) != 2 || one[0].Text != cut[0].Text || one[1].Break != BreakEnd {
+		t.Fatalf("paced: %q; with PaceWhole: %q; want the rest after the same first chunk in one", texts(cut), texts(one))
+	}
+	// It is whole only when it fits: the rest costs its ids and the overhead.
+	ahead := base.Pace * float64(len(one[0].IDs))
+	if cost := float64(len(one[1].IDs) + base.PaceOverhead); cost > whole.PaceWhole*ahead+2 {
+		t.Errorf("the rest costs %.0f units, more than %.0f", cost, whole.PaceWhole*ahead)
+	}
+}
+
+// A paced chunk cut between two words is cut in the second half of its budget: a phrase
+// boundary after a few ids would cost a chunk's overhead for little audio.
+func TestPacedCutsAreNotShort(t *testing.T) {
+	t.Parallel()
+	ps := []piece{{ids: 4, cut: cutWord}, {ids: 3, cut: cutPhrase}, {ids: 5, cut: cutWord}, {ids: 5, cut: cutWord}, {ids: 5, cut: cutSentence}}
+	if e := cutPoint(ps, 0, 20); e != 2 {
+		t.Fatalf("cutPoint takes the phrase cut after 7 ids: got end %d", e)
+	}
+	if e := cutPointFrom(ps, 0, 20, 10); e != 4 {
+		t.Errorf("with a floor of 10 ids: end %d, want 4 (17 ids, between two words)", e)
+	}
+	// Punctuation counts wherever it falls.
+	ps[1].cut = cutComma
+	if e := cutPointFrom(ps, 0, 20, 10); e != 2 {
+		t.Errorf("a comma after 7 ids: end %d, want 2", e)
+	}
+	if e := cutPointFrom(ps, 0, 30, 10); e != 5 {
+		t.Errorf("the whole text fits: end %d, want 5", e)
+	}
+}
+
+// An early first chunk is long enough for the next chunk to gain on playback: the more the
+// model outpaces playback, the earlier the cut may be.
+func TestEarliestCutFollowsThePace(t *testing.T) {
+	t.Parallel()
+	if n := earliestCut(Options{}); n != 0 {
+		t.Errorf("no pace: %d", n)
+	}
+	slow := earliestCut(Options{Pace: 2, PaceOverhead: 18, Context: true})
+	fast := earliestCut(Options{Pace: 4, PaceOverhead: 18, Context: true})
+	plain := earliestCut(Options{Pace: 2, PaceOverhead: 18})
+	if !(fast < slow && plain < slow && fast > 0) {
+		t.Errorf("earliest cut: slow %d, fast %d, slow without context %d", slow, fast, plain)
+	}
+	// At the pace found, the chunk after it can be longer than what it costs beyond its audio.
+	for _, o := range []Options{{Pace: 2, PaceOverhead: 18, Context: true}, {Pace: 4, PaceOverhead: 18}} {
+		f := float64(earliestCut(o))
+		cost := float64(o.PaceOverhead)
+		if o.Context {
+			cost += 2 * contextEstimate
+		}
+		next := o.Pace*f - cost
+		if next*o.Pace < next+cost-1e-9 {
+			t.Errorf("%+v: a first chunk of %.0f ids leaves a next chunk of %.1f ids, which loses on playback", o, f, next)
+		}
+	}
+	p := testPhonemizer(t)
+	cs, err := p.Chunks("Your order shipped this morning and will arrive at the front desk on Friday.", Options{FirstChunkAt: FirstAtWord, Pace: 2, PaceOverhead: 18, Context: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(cs[0].IDs); n < slow-1 && cs[0].Break == BreakWord {
+		t.Errorf("first chunk %q has %d ids, under the earliest cut %d", cs[0].Text, n, slow)
+	}
+}

@@ -36,7 +36,8 @@ type Options struct {
 	PaceOverhead int
 	// PaceWhole, when above 0, lets a later chunk take the rest of its sentence whole when
 	// that costs at most PaceWhole times the audio ahead (in Pace's units): Pace carries a
-	// margin against a slow chunk, and a cut would cost more than the margin buys.
+	// margin against a slow chunk, and a cut would cost more than the margin buys. It also
+	// keeps a chunk cut between two words in the second half of its budget.
 	PaceWhole float64
 	// Context, when set, gives each chunk that a sentence is cut into between two words (a
 	// BreakWord join) the word after the cut as Chunk.After and the next chunk the word
@@ -363,8 +364,8 @@ func wordsAcross(ps []piece, s, e int, ids []int64) (after, before []int64) {
 // still play, with before ids of context before it (Options.Pace). The rest of the sentence is
 // taken whole when it fits in PaceWhole×ahead: every cut costs the model a chunk's overhead
 // and the listener a join. Otherwise the chunk is cut within pacedLimit, counting the context
-// (the word before, and about as many ids after should it end between two words too), and a
-// cut between two words is taken only in the second half of the limit.
+// (the word before, and about as many ids after should it end between two words too); with
+// PaceWhole set, a cut between two words is taken only in the second half of the limit.
 func pacedCut(ps []piece, s int, ahead float64, before, minIDs, maxIDs int, opt Options) int {
 	if opt.PaceWhole > 0 {
 		rest := 0
@@ -379,6 +380,9 @@ func pacedCut(ps []piece, s int, ahead float64, before, minIDs, maxIDs int, opt 
 		}
 	}
 	limit := pacedLimit(ahead-float64(2*before), minIDs, maxIDs, opt)
+	if opt.PaceWhole <= 0 {
+		return cutPoint(ps, s, limit)
+	}
 	if e := cutPointFrom(ps, s, limit, limit/2); e > s {
 		return e
 	}

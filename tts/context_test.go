@@ -182,7 +182,7 @@ func (s *gatedBlockSynth) Synthesize(ctx context.Context, slot int, ids []int64,
 }
 
 // FIRST_CHUNK_AT=auto starts a lone request on its first words when cuts are heard with
-// context, and a request that arrives beside another on its first phrase.
+// context, and a request that arrives beside another on its first phrase, without context.
 func TestFirstChunkAtAutoFollowsTheLoad(t *testing.T) {
 	t.Parallel()
 	for _, align := range []bool{true, false} {
@@ -223,9 +223,11 @@ func TestFirstChunkAtAutoFollowsTheLoad(t *testing.T) {
 		if !align {
 			want[0] = phonemize.FirstAtPunctuation
 		}
+		// Context too is for the lone request.
+		wantContext := []bool{align, false}
 		for i, o := range ph.opts {
-			if o.FirstChunkAt != want[i] || o.Context != align {
-				t.Errorf("aligns %v, request %d: first chunk at %v with context %v, want %v and %v", align, i, o.FirstChunkAt, o.Context, want[i], align)
+			if o.FirstChunkAt != want[i] || o.Context != wantContext[i] {
+				t.Errorf("aligns %v, request %d: first chunk at %v with context %v, want %v and %v", align, i, o.FirstChunkAt, o.Context, want[i], wantContext[i])
 			}
 		}
 	}

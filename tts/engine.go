@@ -190,8 +190,12 @@ const wholeMargin = 0.9
 func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 	british := phonemize.IsBritish(lang)
 	idle := e.sched.idle()
+	// Context costs the model the words across each cut. A lone request has the wide slot to
+	// itself and the time to spare; beside others, whose chunks share the narrow slots, the
+	// cuts stay plain (in a run with context, and paced cuts kept long, at every load, 2 of 32
+	// requests stalled at N=2, where none had without them).
 	o := phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, FirstChunkMinIDs: e.cfg.FirstChunkMinIDs,
-		FirstChunkAt: e.cfg.FirstChunkAt, MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0), Context: e.context}
+		FirstChunkAt: e.cfg.FirstChunkAt, MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0), Context: e.context && idle}
 	if e.cfg.Ramp == 0 {
 		// Later chunks are cut to what the model makes while the audio before them plays, by
 		// the speed the slots have shown; a fixed ramp until they have shown it. (Moving the

@@ -54,7 +54,7 @@ var engineSettings = []setting{
 	{Flag: "first-chunk-at", Env: "FIRST_CHUNK_AT", Default: "punctuation",
 		Meaning: "weakest boundary the first chunk may end on: punctuation; phrase (also before a word such as and, at, which); word (also between two words that do not split a phrase); auto (word for a request that finds the engine idle and --chunk-context on, else punctuation). phrase and word make first audio earlier (README, Performance); their --first-chunk-max-ids default is 30"},
 	{Flag: "chunk-context", Env: "CHUNK_CONTEXT", Default: "auto",
-		Meaning: "a chunk cut between two words is synthesized with the word across the cut, and its audio cut at the space between, where the model tells where each phoneme's audio lies (Kokoro's exports do): auto or on, or off"},
+		Meaning: "for a request that finds the engine idle, a chunk cut between two words is synthesized with the word across the cut and its audio cut in the space between, where the model tells where each phoneme's audio lies (Kokoro's exports do): auto or on, or off"},
 	{Flag: "max-chunk-ids", Env: "MAX_CHUNK_IDS", Default: 0,
 		Meaning: "phoneme ids in later chunks, times the speed under 1; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA"},
 	{Flag: "chunk-ramp", Env: "CHUNK_RAMP", Default: 0.0,

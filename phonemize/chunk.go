@@ -302,6 +302,13 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 			if opt.Context && c.Break == BreakWord && e < len(pieces) {
 				c.After, before = wordsAcross(pieces, s, e, c.IDs)
 			}
+			// What the model hears stays within its input.
+			if len(c.Before)+len(c.IDs)+len(c.After) > MaxIDs {
+				c.After = nil
+			}
+			if len(c.Before)+len(c.IDs) > MaxIDs {
+				c.Before = nil
+			}
 			cost := len(c.Before) + len(c.IDs) + len(c.After)
 			if len(chunks) == 0 {
 				ahead = opt.Pace * float64(len(c.IDs))

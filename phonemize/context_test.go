@@ -174,3 +174,22 @@ func TestEarliestCutFollowsThePace(t *testing.T) {
 		t.Errorf("first chunk %q has %d ids, under the earliest cut %d", cs[0].Text, n, slow)
 	}
 }
+
+// A chunk as long as the model takes gets no context: the model would not take it.
+func TestContextStaysWithinTheModelsInput(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	text := strings.Repeat("we walked along the quiet river and talked about the weather ", 30) + "until it was dark."
+	cs, err := p.Chunks(text, Options{FirstChunkMinIDs: MaxIDs, FirstChunkMaxIDs: MaxIDs, Context: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) < 2 || cs[0].Break != BreakWord || len(cs[0].IDs) < MaxIDs-20 {
+		t.Fatalf("want a first chunk of nearly %d ids cut between words: %d chunks, first %d ids, %v", MaxIDs, len(cs), len(cs[0].IDs), cs[0].Break)
+	}
+	for i, c := range cs {
+		if n := len(c.Before) + len(c.IDs) + len(c.After); n > MaxIDs {
+			t.Errorf("chunk %d: the model would hear %d ids", i, n)
+		}
+	}
+}

@@ -89,6 +89,7 @@ func FuzzChunks(f *testing.F) {
 			opt.Pace, opt.PaceOverhead = float64(first%7), 18
 		}
 		opt.FirstChunkAt = FirstAt(max(maxIDs, -maxIDs) % 4) // punctuation, phrase, word or auto
+		opt.Context = first%2 == 0
 		chunks, err := p.Chunks(text, opt)
 		if err != nil {
 			if !errors.Is(err, ErrEmptyText) {
@@ -104,7 +105,7 @@ func FuzzChunks(f *testing.F) {
 			limit = opt.MaxIDs
 		}
 		firstLimit := DefaultFirstChunkMaxIDs
-		if opt.FirstChunkAt > FirstAtPunctuation {
+		if opt.FirstChunkAt == FirstAtPhrase || opt.FirstChunkAt == FirstAtWord {
 			firstLimit = DefaultEarlyFirstChunkMaxIDs
 		}
 		if opt.FirstChunkMaxIDs > 0 {
@@ -118,6 +119,12 @@ func FuzzChunks(f *testing.F) {
 			}
 			if len(c.IDs) < 1 || len(c.IDs) > lim {
 				t.Fatalf("chunk %d of %q has %d ids (limit %d)", i, text, len(c.IDs), lim)
+			}
+			if n := len(c.Before) + len(c.IDs) + len(c.After); n > MaxIDs {
+				t.Fatalf("chunk %d of %q: the model would hear %d ids", i, text, n)
+			}
+			if len(c.Before) > 0 && c.Before[len(c.Before)-1] != SpaceID || len(c.After) > 0 && c.After[0] != SpaceID {
+				t.Fatalf("chunk %d of %q: context %v | %v does not meet it at a space", i, text, c.Before, c.After)
 			}
 			for _, id := range c.IDs {
 				if id <= 0 || id >= NumTokens {

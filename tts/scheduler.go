@@ -18,7 +18,7 @@ type job struct {
 	seq      uint64    // arrival order breaks ties
 	ids      []int64   // what the model hears: the context ids, then the chunk's own, then context
 	// before and after are how many of ids are context (phonemize.Chunk.Before, After): the
-	// audio is cut at the middle of the space that ends or starts them.
+	// audio is cut inside the space that ends or starts them (cutContext).
 	before, after int
 	style         []float32
 	speed         float32

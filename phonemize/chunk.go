@@ -390,18 +390,16 @@ func pacedCut(ps []piece, s int, ahead float64, before, minIDs, maxIDs int, opt 
 	if opt.PaceWhole <= 0 {
 		return cutPoint(ps, s, limit)
 	}
-	if e := cutPointFrom(ps, s, limit, limit/2); e > s {
-		return e
-	}
-	return cutPoint(ps, s, limit)
+	return cutPointFrom(ps, s, limit, limit/2)
 }
 
-// cutPointFrom is cutPoint's strongest cut within limit ids, where a cut between two words
-// counts only once the chunk has floor ids; s when there is none.
+// cutPointFrom returns the end of the chunk that starts at s: the whole text or its paragraph
+// if it fits in limit ids, else the strongest cut within limit, where a cut between two words
+// counts first only once the chunk has floor ids, then anywhere; the last end that fits when
+// there is no cut at all.
 func cutPointFrom(ps []piece, s, limit, floor int) int {
 	total := 0
-	var ends []int // ends that fit, and the ids before each
-	var totals []int
+	var ends, totals []int // the ends that fit, and the ids before each
 	for i := s; i < len(ps); i++ {
 		if total+ps[i].ids > limit && i > s {
 			break
@@ -412,14 +410,16 @@ func cutPointFrom(ps []piece, s, limit, floor int) int {
 			return i + 1
 		}
 	}
-	for level := cutPara; level >= cutInside; level-- {
-		for k := len(ends) - 1; k >= 0; k-- {
-			if ps[ends[k]-1].cut >= level && (level > cutPhrase || totals[k] >= floor) {
-				return ends[k]
+	for _, fl := range []int{floor, 0} {
+		for level := cutPara; level >= cutInside; level-- {
+			for k := len(ends) - 1; k >= 0; k-- {
+				if ps[ends[k]-1].cut >= level && (level > cutPhrase || totals[k] >= fl) {
+					return ends[k]
+				}
 			}
 		}
 	}
-	return s
+	return ends[len(ends)-1]
 }
 
 // pacedLimit is the most ids the next chunk may have to be made while ahead units of audio
@@ -481,31 +481,7 @@ func lastRuneStr(s string) string {
 }
 
 // cutPoint returns the end (exclusive) of the chunk that starts at s.
-func cutPoint(ps []piece, s, limit int) int {
-	total := 0
-	fits := s // the last end that still fits
-	for i := s; i < len(ps); i++ {
-		if total+ps[i].ids > limit && i > s {
-			break
-		}
-		total += ps[i].ids
-		fits = i + 1
-		if ps[i].cut == cutPara {
-			return fits
-		}
-	}
-	if fits == len(ps) {
-		return fits
-	}
-	for level := cutPara; level >= cutInside; level-- {
-		for e := fits; e > s; e-- {
-			if ps[e-1].cut >= level {
-				return e
-			}
-		}
-	}
-	return fits
-}
+func cutPoint(ps []piece, s, limit int) int { return cutPointFrom(ps, s, limit, 0) }
 
 // cut is the weakest cut strength f lets the first chunk end on.
 func (f FirstAt) cut() int {

@@ -230,7 +230,7 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 		// beside others it starts on its first phrase, which leaves the slots, shared then, time
 		// to make the rest before it has played.
 		o.FirstChunkAt = phonemize.FirstAtPunctuation
-		if e.context && idle {
+		if o.Context {
 			o.FirstChunkAt = phonemize.FirstAtWord
 		}
 	}

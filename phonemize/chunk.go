@@ -234,25 +234,41 @@ type piece struct {
 // FirstChunkWholeSentence. A paragraph (text between blank lines) always ends a chunk, so that
 // its longer pause can be put back at the join.
 func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
-	g, err := p.dialect(opt.Lang)
+	k, err := p.cutter(text, opt)
 	if err != nil {
 		return nil, err
 	}
+	chunks, _ := k.plan()
+	if len(chunks) == 0 {
+		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", ErrEmptyText)
+	}
+	return chunks, nil
+}
+
+// cutter reads text into the pieces Chunks cuts, with opt's budgets resolved.
+func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
+	g, err := p.dialect(opt.Lang)
+	if err != nil {
+		return cutter{}, err
+	}
 	if strings.TrimSpace(text) == "" {
-		return nil, fmt.Errorf("chunks: %w", ErrEmptyText)
+		return cutter{}, fmt.Errorf("chunks: %w", ErrEmptyText)
 	}
 	maxIDs := opt.MaxIDs
 	if maxIDs <= 0 || maxIDs > MaxIDs {
 		maxIDs = MaxIDs
 	}
-	first := opt.FirstChunkMaxIDs
-	if first <= 0 {
-		first = DefaultFirstChunkMaxIDs
-		if opt.FirstChunkAt == FirstAtPhrase || opt.FirstChunkAt == FirstAtWord {
-			first = DefaultEarlyFirstChunkMaxIDs
+	at := opt.FirstChunkAt
+	first := firstBudget(opt.FirstChunkMaxIDs, at, maxIDs)
+	if at == FirstAtPhrase || at == FirstAtWord {
+		if earliestCut(opt) > first {
+			// The model is too slow here for any early cut within the budget to lead the rest:
+			// the next chunk could not be made while it plays, and the listener would wait for
+			// it instead. The first chunk is then the first phrase, as with punctuation.
+			at = FirstAtPunctuation
+			first = firstBudget(opt.FirstChunkMaxIDs, at, maxIDs)
 		}
 	}
-	first = min(first, maxIDs)
 	minFirst := opt.FirstChunkMinIDs
 	if minFirst <= 0 {
 		minFirst = DefaultFirstChunkMinIDs
@@ -278,23 +294,74 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		}
 	}
 	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
-	var chunks []Chunk
+	return cutter{pieces: pieces, opt: opt, at: at, first: first, minFirst: minFirst, maxIDs: maxIDs}, nil
+}
+
+// cutter cuts a text's pieces into chunks by Options.
+type cutter struct {
+	pieces                  []piece
+	opt                     Options
+	at                      FirstAt // the first chunk's weakest boundary
+	first, minFirst, maxIDs int     // the first chunk's budget and minimum, every chunk's budget
+}
+
+// plan cuts the pieces into chunks. An early first chunk (FirstAtPhrase, FirstAtWord) that
+// leaves a later one more to make than the audio ahead of it lasts, where the listener would
+// wait, ends instead at the next boundary after which none waits, within its budget, else at
+// the first phrase (FirstAtPunctuation). waits is chunks's count for the plan taken.
+func (k cutter) plan() (chunks []Chunk, waits int) {
+	chunks, firstEnd, waits := k.chunks(0)
+	if waits == 0 || (k.at != FirstAtPhrase && k.at != FirstAtWord) || k.opt.FirstChunkWholeSentence {
+		return chunks, waits
+	}
+	total := 0
+	for i, p := range k.pieces {
+		if total += p.ids; total > k.first {
+			break
+		}
+		if i+1 <= firstEnd || p.cut < k.at.cut() {
+			continue
+		}
+		if c, _, w := k.chunks(i + 1); w == 0 {
+			return c, 0
+		}
+	}
+	k.at, k.first = FirstAtPunctuation, firstBudget(k.opt.FirstChunkMaxIDs, FirstAtPunctuation, k.maxIDs)
+	chunks, _, waits = k.chunks(0)
+	return chunks, waits
+}
+
+// chunks cuts the pieces, the first chunk ending before piece firstEnd when that is above 0
+// (else by firstCut's rule). It also returns where the first chunk ended and how many later
+// chunks pacing could not fit in the audio ahead of them (pacedCut), each a wait for the
+// listener.
+func (k cutter) chunks(firstEnd int) (chunks []Chunk, end, waits int) {
+	pieces, opt := k.pieces, k.opt
 	done := 0          // ids in the chunks so far
 	ahead := 0.0       // with Pace: the audio still to play when the last chunk is made, in units
 	var before []int64 // with Context: the next chunk's Before
 	for s := 0; s < len(pieces); {
 		var e int
 		switch {
+		case s == 0 && firstEnd > 0:
+			e = firstEnd
 		case len(chunks) == 0 && opt.FirstChunkWholeSentence:
-			e = firstCut(pieces, s, 0, 0, maxIDs, cutSentence, cutSentence)
+			e = firstCut(pieces, s, 0, 0, k.maxIDs, cutSentence, cutSentence)
 		case len(chunks) == 0:
-			e = firstCut(pieces, s, minFirst, earliestCut(opt), first, cutComma, opt.FirstChunkAt.cut())
+			e = firstCut(pieces, s, k.minFirst, earliestCut(opt), k.first, cutComma, k.at.cut())
 		case opt.Pace > 0:
-			e = pacedCut(pieces, s, ahead, len(before), minFirst, maxIDs, opt)
+			var fits bool
+			e, fits = pacedCut(pieces, s, ahead, len(before), k.minFirst, k.maxIDs, opt)
+			if !fits {
+				waits++
+			}
 		case opt.Ramp > 0:
-			e = cutPoint(pieces, s, min(maxIDs, max(first, int(opt.Ramp*float64(done)))))
+			e = cutPoint(pieces, s, min(k.maxIDs, max(k.first, int(opt.Ramp*float64(done)))))
 		default:
-			e = cutPoint(pieces, s, maxIDs)
+			e = cutPoint(pieces, s, k.maxIDs)
+		}
+		if s == 0 {
+			end = e
 		}
 		if c, ok := makeChunk(pieces[s:e]); ok {
 			c.SentenceIDs = max(len(c.IDs), min(MaxIDs, sentenceIDs(pieces, s, e)))
@@ -324,12 +391,23 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 		}
 		s = e
 	}
-	if len(chunks) == 0 {
-		return nil, fmt.Errorf("chunks: nothing speakable in the text: %w", ErrEmptyText)
+	if n := len(chunks); n > 0 {
+		chunks[n-1].Break = BreakEnd
+		chunks[n-1].After = nil
 	}
-	chunks[len(chunks)-1].Break = BreakEnd
-	chunks[len(chunks)-1].After = nil
-	return chunks, nil
+	return chunks, end, waits
+}
+
+// firstBudget is the first chunk's id budget: set if above 0, else the default for at; at
+// most maxIDs.
+func firstBudget(set int, at FirstAt, maxIDs int) int {
+	if set <= 0 {
+		set = DefaultFirstChunkMaxIDs
+		if at == FirstAtPhrase || at == FirstAtWord {
+			set = DefaultEarlyFirstChunkMaxIDs
+		}
+	}
+	return min(set, maxIDs)
 }
 
 // wordsAcross is the word across a cut between two words (Options.Context) at piece e, for the
@@ -372,25 +450,26 @@ func wordsAcross(ps []piece, s, e int, ids []int64) (after, before []int64) {
 // taken whole when it fits in PaceWhole×ahead: every cut costs the model a chunk's overhead
 // and the listener a join. Otherwise the chunk is cut within pacedLimit, counting the context
 // (the word before, and about as many ids after should it end between two words too); with
-// PaceWhole set, a cut between two words is taken only in the second half of the limit.
-func pacedCut(ps []piece, s int, ahead float64, before, minIDs, maxIDs int, opt Options) int {
+// PaceWhole set, a cut between two words is taken only in the second half of the limit. fits
+// is pacedLimit's.
+func pacedCut(ps []piece, s int, ahead float64, before, minIDs, maxIDs int, opt Options) (end int, fits bool) {
 	if opt.PaceWhole > 0 {
 		rest := 0
 		for i := s; i < len(ps); i++ {
 			rest += ps[i].ids
 			if ps[i].cut >= cutSentence || i == len(ps)-1 {
 				if rest <= maxIDs && float64(rest+before+opt.PaceOverhead) <= opt.PaceWhole*ahead {
-					return i + 1
+					return i + 1, true
 				}
 				break
 			}
 		}
 	}
-	limit := pacedLimit(ahead-float64(2*before), minIDs, maxIDs, opt)
+	limit, fits := pacedLimit(ahead-float64(2*before), minIDs, maxIDs, opt)
 	if opt.PaceWhole <= 0 {
-		return cutPoint(ps, s, limit)
+		return cutPoint(ps, s, limit), fits
 	}
-	return cutPointFrom(ps, s, limit, limit/2)
+	return cutPointFrom(ps, s, limit, limit/2), fits
 }
 
 // cutPointFrom returns the end of the chunk that starts at s: the whole text or its paragraph
@@ -424,13 +503,14 @@ func cutPointFrom(ps []piece, s, limit, floor int) int {
 
 // pacedLimit is the most ids the next chunk may have to be made while ahead units of audio
 // still play (Options.Pace). When that is shorter than minIDs the listener will wait whatever
-// the cut, and fewer chunks cost the model less: the chunk may then be as long as maxIDs.
-func pacedLimit(ahead float64, minIDs, maxIDs int, opt Options) int {
+// the cut, and fewer chunks cost the model less: the chunk may then be as long as maxIDs, and
+// fits is false.
+func pacedLimit(ahead float64, minIDs, maxIDs int, opt Options) (limit int, fits bool) {
 	l := int(ahead) - opt.PaceOverhead
 	if l < minIDs {
-		return maxIDs
+		return maxIDs, false
 	}
-	return min(l, maxIDs)
+	return min(l, maxIDs), true
 }
 
 // paced is the audio still to play once a chunk of n ids, which costs the model cost ids with

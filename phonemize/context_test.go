@@ -1,6 +1,7 @@
 package phonemize
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -191,5 +192,49 @@ func TestContextStaysWithinTheModelsInput(t *testing.T) {
 		if n := len(c.Before) + len(c.IDs) + len(c.After); n > MaxIDs {
 			t.Errorf("chunk %d: the model would hear %d ids", i, n)
 		}
+	}
+}
+
+// An early first chunk that would leave a later one more to make than the audio ahead of it
+// lasts (a wait for the listener) ends later, or at the first phrase: at a pace a slow
+// machine shows, the first cut's own rule leaves waits in some of the voice-agent sentences,
+// and the plan taken leaves none, or falls back to punctuation.
+func TestEarlyFirstChunkLeavesNoWait(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	b, err := os.ReadFile("../testdata/perf/texts.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{FirstChunkAt: FirstAtWord, Pace: 2.4, PaceOverhead: 18, PaceWhole: 0.9 / 0.7, Context: true}
+	waited, moved := 0, 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, err := p.cutter(line, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _, w := k.chunks(0)
+		if w > 0 {
+			waited++
+		}
+		cs, w := k.plan()
+		if w > 0 && cs[0].Break < BreakComma {
+			t.Errorf("%q: the plan taken leaves %d waits after an early first chunk %q", line, w, cs[0].Text)
+		}
+		if cs[0].Text != plain[0].Text {
+			moved++
+			if len(cs[0].IDs) < len(plain[0].IDs) {
+				t.Errorf("%q: first chunk %q moved earlier than %q", line, cs[0].Text, plain[0].Text)
+			}
+		}
+		if c2, err := p.Chunks(line, opt); err != nil || c2[0].Text != cs[0].Text {
+			t.Errorf("%q: Chunks does not take the plan (%v)", line, err)
+		}
+	}
+	if waited == 0 || moved == 0 {
+		t.Errorf("at this pace %d sentences waited after the first cut's own rule, %d first chunks moved: the check proves nothing", waited, moved)
 	}
 }

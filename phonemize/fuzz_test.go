@@ -105,7 +105,9 @@ func FuzzChunks(f *testing.F) {
 			limit = opt.MaxIDs
 		}
 		firstLimit := DefaultFirstChunkMaxIDs
-		if opt.FirstChunkAt == FirstAtPhrase || opt.FirstChunkAt == FirstAtWord {
+		if (opt.FirstChunkAt == FirstAtPhrase || opt.FirstChunkAt == FirstAtWord) && opt.Pace == 0 {
+			// Paced, an early first chunk that would leave the listener a wait falls back to
+			// the first phrase, and its budget (cutter.plan).
 			firstLimit = DefaultEarlyFirstChunkMaxIDs
 		}
 		if opt.FirstChunkMaxIDs > 0 {

@@ -258,20 +258,16 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 	if maxIDs <= 0 || maxIDs > MaxIDs {
 		maxIDs = MaxIDs
 	}
-	at := opt.FirstChunkAt
-	first := firstBudget(opt.FirstChunkMaxIDs, at, maxIDs)
-	if at == FirstAtPhrase || at == FirstAtWord {
-		if earliestCut(opt) > first {
-			// The model is too slow here for any early cut within the budget to lead the rest:
-			// the next chunk could not be made while it plays, and the listener would wait for
-			// it instead. The first chunk is then the first phrase, as with punctuation.
-			at = FirstAtPunctuation
-			first = firstBudget(opt.FirstChunkMaxIDs, at, maxIDs)
-		}
+	k := cutter{opt: opt, at: opt.FirstChunkAt, first: firstBudget(opt.FirstChunkMaxIDs, opt.FirstChunkAt, maxIDs),
+		minFirst: opt.FirstChunkMinIDs, maxIDs: maxIDs}
+	if k.minFirst <= 0 {
+		k.minFirst = DefaultFirstChunkMinIDs
 	}
-	minFirst := opt.FirstChunkMinIDs
-	if minFirst <= 0 {
-		minFirst = DefaultFirstChunkMinIDs
+	if (k.at == FirstAtPhrase || k.at == FirstAtWord) && earliestCut(opt) > k.first {
+		// The model is too slow here for any early cut within the budget to lead the rest:
+		// the next chunk could not be made while it plays, and the listener would wait for it
+		// instead. The first chunk is then the first phrase, as with punctuation.
+		k = k.punctuation()
 	}
 	var pieces []piece
 	for _, para := range paragraphBreak.Split(text, -1) {
@@ -293,8 +289,8 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 			pieces[len(pieces)-1].cut = cutPara
 		}
 	}
-	pieces = splitOversized(pieces, first) // pathological words only; first <= maxIDs
-	return cutter{pieces: pieces, opt: opt, at: at, first: first, minFirst: minFirst, maxIDs: maxIDs}, nil
+	k.pieces = splitOversized(pieces, k.first) // pathological words only; first <= maxIDs
+	return k, nil
 }
 
 // cutter cuts a text's pieces into chunks by Options.
@@ -326,9 +322,15 @@ func (k cutter) plan() (chunks []Chunk, waits int) {
 			return c, 0
 		}
 	}
-	k.at, k.first = FirstAtPunctuation, firstBudget(k.opt.FirstChunkMaxIDs, FirstAtPunctuation, k.maxIDs)
-	chunks, _, waits = k.chunks(0)
+	chunks, _, waits = k.punctuation().chunks(0)
 	return chunks, waits
+}
+
+// punctuation is k with its first chunk ending at the first phrase (FirstAtPunctuation), with
+// that rule's budget.
+func (k cutter) punctuation() cutter {
+	k.at, k.first = FirstAtPunctuation, firstBudget(k.opt.FirstChunkMaxIDs, FirstAtPunctuation, k.maxIDs)
+	return k
 }
 
 // chunks cuts the pieces, the first chunk ending before piece firstEnd when that is above 0

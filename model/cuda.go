@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 
 	ort "github.com/yalue/onnxruntime_go"
@@ -47,16 +46,12 @@ func appendCUDA(opts *ort.SessionOptions, o map[string]string) error {
 // kernel for: ONNX Runtime places them on the CPU, with a copy each way around each of them.
 var quantizedOps = []string{"ConvInteger", "MatMulInteger", "DynamicQuantizeLinear"}
 
-// integerOps lists the quantizedOps the model file at path uses, by their names in the graph;
-// nil when it cannot be read.
-func integerOps(path string) []string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
+// integerOps lists the quantizedOps the model file uses, by their names in the graph; nil for
+// an empty file.
+func integerOps(file []byte) []string {
 	var found []string
 	for _, op := range quantizedOps {
-		if bytes.Contains(b, []byte(op)) {
+		if bytes.Contains(file, []byte(op)) {
 			found = append(found, op)
 		}
 	}

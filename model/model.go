@@ -119,7 +119,9 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", cfg.Path, err)
 	}
-	var data []byte // the model with its durations added as an output; nil: the file as it is
+	var data []byte   // the model with its durations added as an output; nil: the file as it is
+	var ops []string  // the model's integer operators (integerOps), once the file is read
+	opsKnown := false // the file is read once, here if the durations need it
 	if io.Duration == "" {
 		b, err := os.ReadFile(cfg.Path)
 		if err != nil {
@@ -128,6 +130,7 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 		if name, ok := durationTensor(b); ok {
 			data, io.Duration = withOutput(b, name), name
 		}
+		ops, opsKnown = integerOps(b), true
 	}
 	m := &Model{info: Info{Path: cfg.Path, IO: io, Slots: len(threads), Threads: slices.Max(threads),
 		SlotThreads: threads, Runtime: ort.GetVersion()}, outputs: io.outputNames()}
@@ -160,7 +163,11 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 		}
 	}
 	if provider == ProviderCUDA {
-		if ops := integerOps(cfg.Path); len(ops) > 0 {
+		if !opsKnown {
+			b, _ := os.ReadFile(cfg.Path) // unread: no warning
+			ops = integerOps(b)
+		}
+		if len(ops) > 0 {
 			log.Warn("a quantized model on cuda: its integer operators have no CUDA kernels, so every chunk "+
 				"copies tensors between device and host; use the fp32 or fp16 export (KOKORO_MODEL_VARIANT)", "ops", ops)
 		}

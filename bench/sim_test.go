@@ -71,10 +71,10 @@ func (c simConn) Synthesize(ctx context.Context, req Request, onAudio func([]byt
 	return nil
 }
 
-// TestSimulatedLadderFollowsTheQueueingLaw runs the default schedule (240 s holds, 60 s
-// windows, 30 s settles) in virtual time against one slot with S = 100 ms. Closed-loop queueing
+// TestSimulatedLadderFollowsTheQueueingLaw runs a ladder (40 s holds, 20 s windows, 5 s
+// settles, two runs) in virtual time against one slot with S = 100 ms. Closed-loop queueing
 // predicts TTFAB = N·S exactly and X = 1/S at every rung, so with SLO = 600 ms Q_max is 4 of the
-// ladder 1, 2, 4, 8, bracketed by 8.
+// ladder 1, 2, 4, 8, bracketed by 8; and the ladder takes the time Estimate gives its schedule.
 func TestSimulatedLadderFollowsTheQueueingLaw(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -82,7 +82,7 @@ func TestSimulatedLadderFollowsTheQueueingLaw(t *testing.T) {
 		sim := newSimServer(service)
 		begin := time.Now()
 		l := &Ladder{Transport: sim, Config: Config{
-			Ladder: []int{1, 2, 4, 8}, Hold: DefaultHold, MeasureWindow: DefaultMeasureWindow, Settle: DefaultSettle,
+			Ladder: []int{1, 2, 4, 8}, Hold: 40 * time.Second, MeasureWindow: 20 * time.Second, Settle: 5 * time.Second,
 			SLO: 600 * time.Millisecond, Runs: 2,
 		}}
 		rep, err := l.Run(context.Background())

@@ -28,6 +28,9 @@ type container struct {
 	killAfter int
 	// hold, when set, keeps each request open until it is closed (for spreading tests).
 	hold chan struct{}
+	// step, when set, is received from before each chunk: a test that sends on it as each
+	// part reaches the client runs the stream in lockstep.
+	step chan struct{}
 
 	inFlight, peak atomic.Int64
 	requests       atomic.Int64
@@ -112,6 +115,13 @@ func (c *container) invocations(w http.ResponseWriter, r *http.Request) {
 		if !sleep(r, c.every) {
 			return
 		}
+		if c.step != nil {
+			select {
+			case <-c.step:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		_, _ = w.Write(make([]byte, chunkBytes))
 		_ = rc.Flush()
 	}
@@ -168,7 +178,9 @@ func (c *container) bidi(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			time.Sleep(c.every)
-			_ = ws.WriteMessage(websocket.BinaryMessage, make([]byte, chunkBytes))
+			if err := ws.WriteMessage(websocket.BinaryMessage, make([]byte, chunkBytes)); err != nil {
+				return // the session is gone
+			}
 		}
 		_ = ws.WriteJSON(api.WSServerMessage{Type: api.WSTypeSynthesisComplete, RequestID: m.RequestID})
 	}

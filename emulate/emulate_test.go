@@ -114,21 +114,27 @@ func utterance(ctx context.Context, s *sagemaker.BidiStream, id string) (audio i
 
 func TestResponseStreamCarriesTheContainersBytes(t *testing.T) {
 	t.Parallel()
-	c := &container{chunks: 4, every: 100 * time.Millisecond}
+	// The container sends each chunk only once the client has the part before it: an emulator
+	// that buffered the stream would deadlock it, and one that forwards each flush as it comes
+	// hands the client exactly one part per flush.
+	c := &container{chunks: 4, step: make(chan struct{}, 8)}
 	cl := newClients(t, serve(t, emulate.Config{}, c.start(t)), sagemaker.Endpoint{})
-	parts, err := cl.stream1(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var parts [][]byte
+	err := cl.stream.InvokeStream(ctx, []byte(`{"text":"hello"}`), func(p []byte) {
+		parts = append(parts, bytes.Clone(p))
+		c.step <- struct{}{}
+	})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v after %d parts: the emulator did not pass the stream on as it came", err, len(parts))
 	}
 	all := bytes.Join(parts, nil)
 	if len(all) != api.StreamingWAVHeader+4*chunkBytes || !bytes.HasPrefix(all, []byte("RIFF")) {
 		t.Fatalf("%d bytes in %d parts; want the WAV header and 4 chunks", len(all), len(parts))
 	}
-	// The chunks the container flushed 100 ms apart reach the client as parts of their own:
-	// the emulator must not buffer the stream. (A machine stalled longer than the gap may
-	// hand the emulator two flushes in one read, so the bound leaves room for one merge.)
-	if len(parts) < 4 {
-		t.Errorf("%d parts; want about one per flush (5)", len(parts))
+	if len(parts) != 5 {
+		t.Errorf("%d parts; want one per flush (5)", len(parts))
 	}
 	c.mu.Lock()
 	h := c.lastHeader
@@ -140,6 +146,7 @@ func TestResponseStreamCarriesTheContainersBytes(t *testing.T) {
 		t.Error("the caller's Authorization header reached the container")
 	}
 
+	close(c.step) // no more lockstep: the whole response at once
 	body, err := cl.stream.Invoke(context.Background(), []byte(`{"text":"hello"}`))
 	if err != nil || len(body) != len(all) {
 		t.Errorf("InvokeEndpoint: %d bytes, %v", len(body), err)
@@ -264,9 +271,11 @@ func TestFailuresReachTheClientAsSageMakerReportsThem(t *testing.T) {
 			bidi:   want{code: "ModelStreamError", streamCode: "StreamBroken", midStream: true},
 		},
 		{
+			// The header leaves at once and the first chunk after 6 s: the 3 s limit falls
+			// mid-stream on any machine that passes the header on within it.
 			name:   "invocation limit mid-stream",
-			c:      func() *container { return &container{chunks: 3, every: 400 * time.Millisecond} },
-			cfg:    emulate.Config{InvocationTimeout: 300 * time.Millisecond, SessionTimeout: 300 * time.Millisecond},
+			c:      func() *container { return &container{chunks: 3, every: 6 * time.Second} },
+			cfg:    emulate.Config{InvocationTimeout: 3 * time.Second, SessionTimeout: 3 * time.Second},
 			stream: want{code: "ModelStreamError", streamCode: "ModelInvocationTimeExceeded", midStream: true},
 			bidi:   want{code: "ModelStreamError", streamCode: "ModelInvocationTimeExceeded", midStream: true},
 		},
@@ -307,7 +316,7 @@ func TestFailuresReachTheClientAsSageMakerReportsThem(t *testing.T) {
 					t.Errorf("%s: container body %q lost", op, ie.ContainerBody)
 				}
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			if !tc.skipSt {
 				_, err := cl.stream1(ctx)
@@ -368,11 +377,19 @@ func TestRequestsSpreadOverInstances(t *testing.T) {
 			errs <- err
 		})
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for a.inFlight.Load()+b.inFlight.Load() < 4 && time.Now().Before(deadline) {
+	// Held until a metric period has seen all four (a ceiling, not a timing check).
+	deadline := time.Now().Add(time.Minute)
+	sawFour := func() bool {
+		for _, s := range sink.all() {
+			if s.Max == 2 {
+				return true
+			}
+		}
+		return false
+	}
+	for !(a.inFlight.Load()+b.inFlight.Load() == 4 && sawFour()) && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond) // at least one full metric period while all four are held
 	close(hold)
 	wg.Wait()
 	close(errs)

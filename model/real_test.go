@@ -12,10 +12,7 @@ import (
 var helloWorld = []int64{50, 83, 54, 156, 31, 16, 65, 156, 87, 123, 54, 46, 4}
 
 func TestRealModelSpeaks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
-	a := testenv.Assets(t)
+	a := testenv.RealModel(t)
 	m, err := Open(context.Background(), Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderAuto, Slots: 1, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -69,10 +66,7 @@ func TestRealModelSpeaks(t *testing.T) {
 // speech: the lead pad and the closing "." and pad are silence (but for the onset, which the
 // model starts a few frames early), the words between them are speech.
 func TestRealModelAligns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
-	a := testenv.Assets(t)
+	a := testenv.RealModel(t)
 	m, err := Open(context.Background(), Config{Path: a.Model, ORTLib: a.ORTLib, Provider: ProviderCPU, Slots: 1, Threads: 2})
 	if err != nil {
 		t.Fatal(err)

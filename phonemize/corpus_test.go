@@ -186,13 +186,13 @@ var corpusCases = []struct {
 	{"misaki_wild8_heldout.tsv", 800, corpusLimits{0.00087, 0.975, 0.0089, 0.815}, "wild8_heldout_sentences.txt"},
 }
 
-// TestCorpusAgainstMisaki compares the output with misaki's on the committed corpora and
+// TestRealCorpusAgainstMisaki compares the output with misaki's on the committed corpora and
 // reports the phoneme error rate (edit distance over reference length) and exact matches with
 // their 95 % intervals, with espeak-ng for unknown words and with the built-in fallback alone;
 // for the wild corpora also by dialect, difficulty class and register, after checking that
 // every class is present.
 // Under `make test` espeak-ng must be there; the limits never loosen when it is not.
-func TestCorpusAgainstMisaki(t *testing.T) {
+func TestRealCorpusAgainstMisaki(t *testing.T) {
 	for _, c := range corpusCases {
 		t.Run(c.file, func(t *testing.T) {
 			t.Parallel()

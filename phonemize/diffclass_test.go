@@ -144,11 +144,11 @@ func classifyRun(lx *lexicon, got []phWord, want []string, r [4]int, unknown map
 	return "other"
 }
 
-// TestHeldOutDiffClasses counts, on the held-out corpora (after their one scoring), the runs
+// TestRealHeldOutDiffClasses counts, on the held-out corpora (after their one scoring), the runs
 // of words that differ from the reference by the classes of issue 13's table, with espeak-ng
 // and with the built-in fallback alone, and how many sentences with a word no lexicon knows
 // the built-in fallback reads exactly. Every differing sentence must have a differing run.
-func TestHeldOutDiffClasses(t *testing.T) {
+func TestRealHeldOutDiffClasses(t *testing.T) {
 	esp := requireEspeak(t)
 	off, err := New(Config{LexiconDir: testenv.Assets(t).Lexicon, Espeak: "off"})
 	if err != nil {

@@ -161,10 +161,10 @@ func requireEspeak(t *testing.T) *Phonemizer {
 	return p
 }
 
-// TestEspeakMatchesReference reads the unknown words of the corpora through espeak-ng and
+// TestRealEspeakMatchesReference reads the unknown words of the corpora through espeak-ng and
 // compares the result with misaki's espeak-ng fallback output for the same words
 // (testdata/misaki_espeak_words.tsv, whose header names the espeak-ng the reference loaded).
-func TestEspeakMatchesReference(t *testing.T) {
+func TestRealEspeakMatchesReference(t *testing.T) {
 	p := requireEspeak(t)
 	t.Parallel()
 	out, err := exec.Command(p.EspeakPath(), "--version").Output()

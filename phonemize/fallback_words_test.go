@@ -48,12 +48,12 @@ func fallbackWords(t *testing.T, rows []corpusRow) map[string][]string {
 	return out
 }
 
-// TestFallbackWordsAgainstEspeak reads the words that reach the fallback in the development
+// TestRealFallbackWordsAgainstEspeak reads the words that reach the fallback in the development
 // corpora (and, with PHONEMIZE_WORDS=FILE, the words of FILE, one text a line) with the
 // built-in fallback and with espeak-ng, whose reading is the reference's for a word no lexicon
 // knows, and reports the phoneme error rate between them per dialect. PHONEMIZE_SHOW_DIFFS=words
 // lists the words read differently.
-func TestFallbackWordsAgainstEspeak(t *testing.T) {
+func TestRealFallbackWordsAgainstEspeak(t *testing.T) {
 	esp := requireEspeak(t)
 	var rows []corpusRow
 	for _, name := range devCorpora {

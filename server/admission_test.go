@@ -92,8 +92,8 @@ func TestAdmissionGateRejectsExactlyTheExcess(t *testing.T) {
 				t.Errorf("Retry-After = %q, want 1", r.hdr.Get("Retry-After"))
 			}
 			rejected++
-		case <-time.After(10 * time.Second):
-			t.Fatalf("only %d rejections after 10 s", rejected)
+		case <-time.After(waitLimit):
+			t.Fatalf("only %d rejections after %v", rejected, waitLimit)
 		}
 	}
 	if got := testutil.ToFloat64(h.srv.Metrics().InFlight); got != 2 {

@@ -72,7 +72,7 @@ func TestDrainBudgetCutsDetectably(t *testing.T) {
 	const budget = 1500 * time.Millisecond
 	h := newHarness(t, func(c *Config, s *fakeSynth) { c.DrainTimeout, s.slots, s.delay = budget, 2, 150*time.Millisecond })
 	h.waitReady()
-	long := sentences(40, 10) // 6 s of synthesis: never fits
+	long := sentences(400, 10) // a minute of synthesis: never fits
 	c := client(t)
 
 	streamed := post(t, c, h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q}`, long))
@@ -110,7 +110,7 @@ func TestDrainBudgetCutsDetectably(t *testing.T) {
 		}
 	}
 	var closeErr error
-	_ = ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = ws.SetReadDeadline(time.Now().Add(waitLimit))
 	for closeErr == nil {
 		mt, b, err := ws.ReadMessage()
 		if err != nil {
@@ -137,7 +137,10 @@ func TestDrainBudgetCutsDetectably(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Error(err)
 	}
-	if d := time.Since(start); d > budget+500*time.Millisecond {
+	// The cut is timed on the server's clock; how long after it Serve returns depends on how
+	// busy the machine is. The bound only catches a server that waited for the work, which
+	// would take a minute.
+	if d := time.Since(start); d > budget+waitLimit {
 		t.Errorf("Serve returned %v after the shutdown began, the budget is %v", d, budget)
 	}
 }

@@ -34,21 +34,23 @@ const samplesPerID = 240
 type fakeSynth struct {
 	slots int
 	delay time.Duration
-	hold  chan struct{} // when set, every chunk also waits for it to be closed
-	calls atomic.Int64
-	fail  atomic.Bool
-	mu    sync.Mutex
-	speed float32 // of the last chunk
+	hold  chan struct{} // when set, every chunk after the first holdAfter also waits for it to be closed
+	// holdAfter is how many chunks run before hold applies (0: every chunk waits).
+	holdAfter int64
+	calls     atomic.Int64
+	fail      atomic.Bool
+	mu        sync.Mutex
+	speed     float32 // of the last chunk
 }
 
 func (f *fakeSynth) Slots() int { return f.slots }
 
 func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []float32, speed float32) ([]float32, error) {
-	f.calls.Add(1)
+	call := f.calls.Add(1)
 	f.mu.Lock()
 	f.speed = speed
 	f.mu.Unlock()
-	if f.hold != nil {
+	if f.hold != nil && call > f.holdAfter {
 		select {
 		case <-f.hold:
 		case <-ctx.Done():
@@ -205,8 +207,8 @@ func (h *harness) shutdown() error {
 			close(h.done)
 		}
 		return err
-	case <-time.After(15 * time.Second):
-		h.t.Error("Serve did not return within 15 s of cancel")
+	case <-time.After(waitLimit):
+		h.t.Errorf("Serve did not return within %v of cancel", waitLimit)
 		return nil
 	}
 }

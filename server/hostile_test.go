@@ -221,7 +221,7 @@ func TestWebSocketInvalidUTF8Closes1007(t *testing.T) {
 	if err := c.WriteMessage(websocket.TextMessage, []byte("{\"text\":\"caf\xe9\"}")); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(waitLimit))
 	for {
 		mt, b, err := c.ReadMessage()
 		if err != nil {

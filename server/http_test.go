@@ -146,39 +146,46 @@ func TestLoadFailureEndsServe(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "model file is corrupt") {
 			t.Fatalf("Serve = %v, want the loader's error", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("Serve did not return after the loader failed")
 	}
 }
 
-// firstAudio reads a streamed response and reports when the first PCM byte after the WAV
-// header arrived and when the body ended.
-func firstAudio(t *testing.T, resp *http.Response, headerLen int) (body []byte, first, end time.Time) {
+// streamedBeforeTheEnd reads resp's body while the fake model holds every chunk after the
+// first: audio beyond the first headerLen bytes can only arrive before the end if the server
+// streams. Once it has, release lets the model go on, and the rest is read. A server that
+// waited for the whole synthesis would send nothing while the model is held; the test then
+// fails after waitLimit.
+func streamedBeforeTheEnd(t *testing.T, resp *http.Response, headerLen int, release func()) []byte {
 	t.Helper()
-	defer resp.Body.Close()
+	timer := time.AfterFunc(waitLimit, func() { resp.Body.Close() })
+	defer timer.Stop()
+	var body []byte
 	buf := make([]byte, 4096)
-	for {
+	for len(body) <= headerLen {
 		n, err := resp.Body.Read(buf)
 		body = append(body, buf[:n]...)
-		if first.IsZero() && len(body) > headerLen {
-			first = time.Now()
-		}
-		if err == io.EOF {
-			return body, first, time.Now()
-		}
-		if err != nil {
-			t.Fatalf("read stream: %v", err)
+		if err != nil && len(body) <= headerLen {
+			t.Fatalf("no audio while the model held the second chunk (%v): not streamed", err)
 		}
 	}
+	if !timer.Stop() {
+		t.Fatal("no audio while the model held the second chunk: not streamed")
+	}
+	release()
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read stream: %v", err)
+	}
+	return append(body, rest...)
 }
 
 func TestInvocationStreamsFirstAudioBeforeSynthesisEnds(t *testing.T) {
 	t.Parallel()
-	const chunkDelay = 150 * time.Millisecond
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, chunkDelay })
+	hold := make(chan struct{})
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.hold, s.holdAfter = 1, hold, 1 })
 	h.waitReady()
 	text := "The first sentence is short. The second one is a little longer. And a third to finish."
-	start := time.Now()
 	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q,"request_id":"r-1"}`, text))
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d: %s", resp.StatusCode, readAll(t, resp))
@@ -189,15 +196,8 @@ func TestInvocationStreamsFirstAudioBeforeSynthesisEnds(t *testing.T) {
 	if id := resp.Header.Get(api.HeaderRequestID); id != "r-1" {
 		t.Errorf("%s = %q, want the client's request_id", api.HeaderRequestID, id)
 	}
-	body, first, end := firstAudio(t, resp, audio.WAVHeaderSize)
-	// Three chunks on one slot take 3×150 ms; the first must arrive about one chunk in, and
-	// well before the last is synthesized.
-	if end.Sub(first) < chunkDelay {
-		t.Errorf("first audio %v, end %v after start: audio was not streamed", first.Sub(start), end.Sub(start))
-	}
-	if got := first.Sub(start); got > 2*chunkDelay {
-		t.Errorf("first audio after %v, want about one chunk (%v)", got, chunkDelay)
-	}
+	// Three chunks; the model holds the second until the first chunk's audio has arrived.
+	body := streamedBeforeTheEnd(t, resp, audio.WAVHeaderSize, func() { close(hold) })
 	hd, err := audio.ParseWAVHeader(body)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func read(t *testing.T, c *websocket.Conn, tr *transcript, stop func(*transcript
 		tr.pcm = map[string]int{}
 	}
 	for !stop(tr) {
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_ = c.SetReadDeadline(time.Now().Add(waitLimit))
 		mt, b, err := c.ReadMessage()
 		if err != nil {
 			t.Fatalf("read after %v: %v", tr.order, err)
@@ -129,7 +130,7 @@ func TestWebSocketSpeaksSeveralUtterancesFromTextAndBinaryFrames(t *testing.T) {
 	}
 	// {"type":"close"} ends the session with a normal close frame.
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "close"})
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(waitLimit))
 	_, _, err := c.ReadMessage()
 	if !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
 		t.Errorf("after close: %v, want a normal close frame", err)
@@ -352,7 +353,7 @@ func TestWebSocketSessionEndsOnShutdown(t *testing.T) {
 	if m := tr.find(api.WSTypeSynthesisComplete, "drained"); m == nil || m.Cancelled || tr.pcm["drained"] != 2*wantSamples(text) {
 		t.Errorf("utterance in flight at shutdown: %+v, %d bytes", m, tr.pcm["drained"])
 	}
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(waitLimit))
 	_, _, err := c.ReadMessage()
 	if !websocket.IsCloseError(err, websocket.CloseGoingAway) {
 		t.Errorf("after drain: %v, want a going-away close frame", err)
@@ -363,7 +364,7 @@ func TestWebSocketSessionEndsOnShutdown(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("Serve did not return")
 	}
 }
@@ -384,10 +385,13 @@ func TestWebSocketIdleTimeout(t *testing.T) {
 	if m := tr.find(api.WSTypeSynthesisComplete, "long"); m == nil || m.Cancelled || tr.pcm["long"] != 2*wantSamples(text) {
 		t.Fatalf("long utterance to a listening client: %v, %d bytes", tr.msgs, tr.pcm["long"])
 	}
-	start := time.Now()
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if _, _, err := c.ReadMessage(); err == nil || time.Since(start) > 2*time.Second {
-		t.Errorf("idle session: read returned %v after %v, want closed after about 300 ms", err, time.Since(start))
+	// The server closes the idle session after 300 ms; our own deadline, far later, only
+	// catches a session that is never closed.
+	_ = c.SetReadDeadline(time.Now().Add(waitLimit))
+	if _, _, err := c.ReadMessage(); err == nil {
+		t.Error("idle session: a message arrived, want the session closed")
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Errorf("idle session: still open after %v, want closed after about 300 ms", waitLimit)
 	}
 	eventually(t, waitLimit, "session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
 }

@@ -202,7 +202,7 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 		// first chunk later when the rest could not keep up, by the same estimate, took the
 		// p95 first audio of two requests at once from 1861 to 2048 ms, past a 2 s SLO.)
 		// British voices keep the fixed ramp: pacing cuts sentences where the slots are slow,
-		// and a cut British sentence is heard worse (bf_emma's word error rate in TestListening
+		// and a cut British sentence is heard worse (bf_emma's word error rate in TestRealListening
 		// went from 34.9 % to 62.8 % with paced chunks under the race detector's load).
 		if p, ok := e.sched.pace(); ok && !british {
 			o.Pace, o.PaceOverhead = p*paceMargin, overheadIDs

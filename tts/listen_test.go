@@ -31,19 +31,16 @@ var listenText = strings.Join([]string{
 // scored 35.2 % and af_heart's reference 10.5 % (testdata/listen/bench.md). The bounds are per
 // voice family, a few words above what this pipeline measured: af_heart 4.7 % (2 of 43 words),
 // bf_emma 44.2 % (19 of 43), longest pause 0.33 s and 0.30 s, where the joins as the model made
-// them left 0.8 s (`go test -run TestListening -v ./tts/`; the judge hears each clip's audible
+// them left 0.8 s (`go test -run TestRealListening -v ./tts/`; the judge hears each clip's audible
 // speech in a fixed frame of silence, listen.AudibleSpan).
-func TestListening(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model and recognizer: skipped in -short")
-	}
+func TestRealListening(t *testing.T) {
 	testenv.LookPath(t, "pocketsphinx_continuous")
 	rec, err := listen.Pocketsphinx()
 	if err != nil {
 		t.Fatal(err)
 	}
 	e, err := tts.Load(context.Background(), tts.LoadConfig{
-		Assets: testenv.Assets(t), Provider: "cpu", Slots: 1, Threads: 2,
+		Assets: testenv.RealModel(t), Provider: "cpu", Slots: 1, Threads: 2,
 		FirstChunkMaxIDs: 40, MaxChunkIDs: 70,
 	}, nil)
 	if err != nil {

@@ -64,16 +64,13 @@ func children(t *testing.T, comm string) int {
 // Load reports its stages, applies the provider's chunk rule, and its engine's Close releases
 // everything it opened: the model and the espeak-ng helpers the phonemizer started for a word
 // no lexicon knows.
-func TestLoadStagesChunkRuleAndClose(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
+func TestRealLoadStagesChunkRuleAndClose(t *testing.T) {
 	// espeak-ng is optional (the built-in fallback reads unknown words without it); where it
 	// is installed, Close must stop the helpers it runs. Named by its path, the binary runs as
 	// a helper process (found on PATH, its library is loaded in-process instead).
 	espeakBin, noEspeak := exec.LookPath("espeak-ng")
 	var stages []string
-	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(t), Provider: "cpu", Slots: 1, Threads: 2, Espeak: espeakBin},
+	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.RealModel(t), Provider: "cpu", Slots: 1, Threads: 2, Espeak: espeakBin},
 		func(s string) { stages = append(stages, s) })
 	if err != nil {
 		t.Fatal(err)

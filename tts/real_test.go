@@ -16,7 +16,7 @@ import (
 // realEngine loads the engine exactly as `kokoro serve` does, on the installed assets.
 func realEngine(tb testing.TB, slots, threads int) *tts.Engine {
 	tb.Helper()
-	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.Assets(tb), Provider: "cpu", Slots: slots, Threads: threads}, nil)
+	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.RealModel(tb), Provider: "cpu", Slots: slots, Threads: threads}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -27,9 +27,6 @@ func realEngine(tb testing.TB, slots, threads int) *tts.Engine {
 // The end-to-end check a listener would make: English sentences in, speech of a plausible
 // length out, audible, never clipped or NaN, and chunk joins without clicks.
 func TestRealModelSpeaksEnglishSentences(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
 	e := realEngine(t, 1, 2)
 	text := "The quick brown fox jumps over the lazy dog. " +
 		"She sells seashells by the seashore, and the shells she sells are surely seashells! " +
@@ -88,9 +85,6 @@ func TestRealModelSpeaksEnglishSentences(t *testing.T) {
 }
 
 func TestRealModelBritishVoiceAndBlend(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
 	e := realEngine(t, 1, 2)
 	for _, voice := range []string{"bf_emma", "af_bella(2)+af_sky(1)"} {
 		var pcm []float32

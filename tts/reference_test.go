@@ -104,10 +104,7 @@ func snr(got, ref []int16) float64 {
 // minReferenceSNR. A wrong style row, shifted ids or a wrong speed each fail it
 // (testdata/reference/README.md says how that was checked).
 func TestRealModelMatchesKokoroOnnx(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
-	a := testenv.Assets(t)
+	a := testenv.RealModel(t)
 	committed := readReference(t, filepath.Join(testenv.RepoRoot(t), "testdata", "reference"))
 	if got := fileSHA256(t, a.Model); got != committed.ModelSHA256 {
 		// Another model (KOKORO_MODEL_VARIANT) speaks differently; the reference is for the int8
@@ -207,7 +204,7 @@ func readReference(t *testing.T, dir string) reference {
 // is with kokoro-onnx on this machine; the committed files keep the cases and the ids.
 func machineReference(t *testing.T) string {
 	t.Helper()
-	a := testenv.Assets(t)
+	a := testenv.RealModel(t)
 	root := testenv.RepoRoot(t)
 	dir := t.TempDir()
 	cases, err := os.ReadFile(filepath.Join(root, "testdata", "reference", "cases.tsv"))

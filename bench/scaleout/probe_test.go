@@ -35,12 +35,13 @@ type wallClock struct{}
 
 func (wallClock) Now() time.Time { return time.Now() }
 
-// A real probe over HTTP across a scale-out that relieves the server: slow before the new
-// instance, fast after; the run finds traffic_recovered.
+// A real probe over HTTP across a scale-out that relieves the server: a second a request before
+// the new instance, at once after; the run finds traffic_recovered (p95 within 600 ms over a
+// second, which a busy machine would have to slow every request by half a second to hide).
 func TestRunWithProbe(t *testing.T) {
 	t.Parallel()
 	var delay atomic.Int64
-	delay.Store(int64(300 * time.Millisecond))
+	delay.Store(int64(time.Second))
 	url := standIn(t, &delay)
 	tr, err := transport.New("http", transport.Options{BaseURL: url, MaxConns: 4})
 	if err != nil {
@@ -53,7 +54,7 @@ func TestRunWithProbe(t *testing.T) {
 	defer cancel()
 	res, err := Run(ctx, cloud, Config{
 		Probe: probe, Lead: time.Second, Poll: 50 * time.Millisecond,
-		RecoverTarget: 150 * time.Millisecond, RecoverWindow: 300 * time.Millisecond, RecoverMinSamples: 5, Hold: 20 * time.Second,
+		RecoverTarget: 600 * time.Millisecond, RecoverWindow: time.Second, RecoverMinSamples: 5, Hold: 20 * time.Second,
 		OnEvent: func(s string) {
 			if len(s) > 11 && s[:11] == "in_service:" {
 				delay.Store(int64(2 * time.Millisecond)) // the second instance takes half the load
@@ -67,7 +68,11 @@ func TestRunWithProbe(t *testing.T) {
 	if o.LoadApplied.IsZero() || o.Recovered.IsZero() || o.Recovered.Before(o.InService) || o.DesiredSet.Sub(o.LoadApplied) < time.Second {
 		t.Fatalf("observed %+v (%s)", o, o.RecoveryNote)
 	}
-	if res.RequestsBefore == 0 || res.RequestsAfter == 0 || res.P95BeforeMs < 250 || res.P95AfterMs >= res.P95BeforeMs {
+	// Every request before the new instance takes a second or more. p95 after is not compared
+	// with it: requests are counted by their first byte, so the few that started slow before
+	// in_service and ended after it count as after, and on a busy machine they can be many of
+	// the few after.
+	if res.RequestsBefore == 0 || res.RequestsAfter == 0 || res.P95BeforeMs < 1000 {
 		t.Fatalf("p95 before %.0f ms over %d, after %.0f ms over %d", res.P95BeforeMs, res.RequestsBefore, res.P95AfterMs, res.RequestsAfter)
 	}
 	tab, err := NewTable(Stages(o))

@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -14,79 +13,6 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// TestLadderRecoversQueueingQmax runs the ladder over the network against a one-slot server
-// with a fixed service time S. In a closed loop with N clients and one server, each request
-// waits for the N−1 ahead of it, so TTFAB ≈ N·S and throughput ≈ 1/S at every rung. With
-// SLO = 6·S the predicted Q_max is 6, which on the ladder 1,2,4,8 means rung 4, bracketed by 8.
-// The exact law is checked in virtual time (sim_test.go); here real sockets and timers run on
-// a shared machine, so a run disturbed by other processes may be repeated (up to three runs,
-// one must match the law).
-func TestLadderRecoversQueueingQmax(t *testing.T) {
-	t.Parallel()
-	const service = 60 * time.Millisecond
-	for _, transport := range []string{"http", "ws"} {
-		t.Run(transport, func(t *testing.T) {
-			t.Parallel()
-			si := newStandIn(service)
-			url := si.start(t)
-			tr := transportFor(t, transport, url, 8)
-			eventually(t, 3, func() []string {
-				l := &bench.Ladder{
-					Transport: tr,
-					Config: bench.Config{
-						Ladder: []int{1, 2, 4, 8}, Hold: 2 * time.Second, MeasureWindow: 1500 * time.Millisecond,
-						Settle: 50 * time.Millisecond, Runs: 1, SLO: 6 * service, Seed: 1,
-					},
-				}
-				rep, err := l.Run(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				if rep.Partial {
-					t.Fatal("complete ladder marked partial")
-				}
-				var problems []string
-				run := rep.Runs[0]
-				for _, s := range run.Rungs {
-					predicted := float64(time.Duration(s.N)*service) / float64(time.Millisecond)
-					t.Logf("N=%d usable=%v %v p95 %.1fms (predicted %.0f) rps %.1f inflight %.2f drift %.1fms stall p95 %.1fms",
-						s.N, s.Usable, s.Unusable, s.TTFAB.P95, predicted, s.RPS, s.InFlightMean, s.DriftMsOverWindow, s.Stall.P95)
-					// A busy machine only adds delay, so the law's lower bounds must hold in every
-					// attempt; the upper side shows in where Q_max lands.
-					if s.TTFAB.P95 < 0.9*predicted {
-						t.Errorf("N=%d: TTFAB p95 %.1fms is under the %.0fms that queueing forces", s.N, s.TTFAB.P95, predicted)
-					}
-					if want := 1 / service.Seconds(); s.RPS > 1.1*want {
-						t.Errorf("N=%d: %.1f rps from one slot of %v, which serves at most %.1f", s.N, s.RPS, service, want)
-					} else if s.RPS < 0.6*want {
-						problems = append(problems, fmt.Sprintf("N=%d: %.1f rps, one slot of %v serves %.0f", s.N, s.RPS, service, want))
-					}
-				}
-				if run.QMax != 4 || !run.Bracketed || run.BracketRung != 8 {
-					problems = append(problems, fmt.Sprintf("Q_max %d bracketed=%v by %d; want 4 bracketed by 8", run.QMax, run.Bracketed, run.BracketRung))
-				}
-				return problems
-			})
-		})
-	}
-}
-
-// eventually runs a timing-sensitive check up to attempts times and fails with the last
-// attempt's problems if none came back clean.
-func eventually(t *testing.T, attempts int, check func() []string) {
-	t.Helper()
-	var problems []string
-	for i := range attempts {
-		if problems = check(); len(problems) == 0 {
-			return
-		}
-		t.Logf("attempt %d disagreed with the law: %v", i+1, problems)
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
-}
 
 // TestLadderStopsAfterTwoSaturatedRungs: a server that admits three requests refuses work from
 // rung 4 on; the ladder stops after rungs 4 and 8 and never runs 16.
@@ -169,7 +95,8 @@ func TestLadderInterrupt(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err %v; want context.Canceled", err)
 			}
-			if d := time.Since(begin); d > 3*time.Second {
+			// A hang check, not a speed check: the rung would hold for 20 s.
+			if d := time.Since(begin); d > 10*time.Second {
 				t.Errorf("interrupt took %v to stop the workers", d)
 			}
 			if rep == nil || !rep.Partial || len(rep.Runs) != 1 || len(rep.Runs[0].Rungs) != 1 {

@@ -28,7 +28,9 @@ func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 	c := testControl(t, url)
 
 	var delay atomic.Int64
-	delay.Store(int64(50 * time.Millisecond))
+	// A second a request, any number at once: TTFAB is a second at every rung, half the SLO,
+	// and a busy machine would have to add another second to a request to move Q_max.
+	delay.Store(int64(time.Second))
 	container := standIn(t, &delay, nil)
 	cfg, err := sagemaker.LoadConfig(context.Background(), sagemaker.Options{Region: cloudRegion})
 	if err != nil {
@@ -77,7 +79,7 @@ func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 		t.Errorf("artifact name %s does not carry the endpoint's slug", arts[0])
 	}
 	if q.QMax != 2 {
-		t.Errorf("Q_max %d; want 2 (a 50 ms container against a 2 s SLO)", q.QMax)
+		t.Errorf("Q_max %d; want 2 (a 1 s container against a 2 s SLO)", q.QMax)
 	}
 	for _, r := range q.Steps {
 		// One instance serving a closed loop of N: CloudWatch's per-period maximum of in-flight

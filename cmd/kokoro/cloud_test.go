@@ -79,8 +79,16 @@ func deployArgs(url, name string, n string, extra ...string) []string {
 // whose first audio comes after *delay; inflight counts requests being served.
 func standIn(t *testing.T, delay, inflight *atomic.Int64) string {
 	t.Helper()
+	srv := httptest.NewServer(standInHandler(delay, inflight))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// standInHandler answers /invocations after delay (none when nil) with a streamed WAV of
+// 0.1 s, counting requests in flight into inflight when it is not nil.
+func standInHandler(delay, inflight *atomic.Int64) http.Handler {
 	hdr := audio.StreamingWAVHeader(audio.Mono24k)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if inflight != nil {
 			inflight.Add(1)
 			defer inflight.Add(-1)
@@ -97,7 +105,5 @@ func standIn(t *testing.T, delay, inflight *atomic.Int64) string {
 		w.Header().Set("Content-Type", "audio/wav")
 		_, _ = w.Write(hdr)
 		_, _ = w.Write(make([]byte, 4800))
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
+	})
 }

@@ -1,22 +1,18 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/kokoro-sm/kokoro/artifact"
-	"github.com/kokoro-sm/kokoro/bench"
-	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
-	"github.com/kokoro-sm/kokoro/internal/testenv"
-	"github.com/kokoro-sm/kokoro/tts"
+	"github.com/kokoro-sm/kokoro/server/servertest"
 )
 
 // awsTestEnv gives the SDK's credential chain static test credentials and nothing else to
@@ -32,139 +28,80 @@ func awsTestEnv(t *testing.T) {
 	t.Setenv("AWS_ENDPOINT_URL", "")
 }
 
-// TestSageMakerTransportsFindTheSameQmax: the real model behind one server, measured directly
-// (http, ws) and through the SageMaker emulator (sagemaker-stream, sagemaker-bidi) with the
-// same ladder and SLO, brackets Q_max at the same rung within one. The server has one slot, so
-// TTFAB grows about linearly with N; the SLO is set from the measured time of one request so
-// that the bracket falls inside the ladder 1,2,4 on whatever machine runs the test.
-func TestSageMakerTransportsFindTheSameQmax(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
-	a := testenv.Assets(t)
+// TestTransportsFindTheSameQmax measures the same server law directly (http, ws) and
+// through the SageMaker emulator (sagemaker-stream, sagemaker-bidi) with the same ladder and
+// SLO: every transport must find exactly the Q_max the law gives. Each transport has a server
+// of its own whose engine holds each request for one second on one slot (servertest), so in
+// the closed loop a request's first audio comes no sooner than N seconds after it was sent:
+// 1, 2 and 4 s on the ladder 1, 2, 4. Against an SLO of 3 s, Q_max is 2, bracketed by 4. A
+// busy machine only adds to those times; it would have to add a second to a request, or delay
+// a client by 50 ms between two requests (the bench's client-bound check), to move the answer.
+func TestTransportsFindTheSameQmax(t *testing.T) {
 	awsTestEnv(t)
-	ctx := context.Background()
-	url, stop, err := benchStartSelf(ctx, tts.LoadConfig{Assets: a, Provider: "cpu", Slots: 1, Threads: 2}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	emuURL := emulatetest.Start(t, emulate.Config{EndpointName: "kokoro-local", Region: "us-east-1",
-		Variants: []emulate.Variant{{Name: "AllTraffic", Instances: []string{url}}}})
-
-	// Short utterances keep a rung's requests many on a slow or shared machine.
+	const service = time.Second
 	texts := filepath.Join(t.TempDir(), "texts.txt")
-	if err := os.WriteFile(texts, []byte("Hello there.\nThank you.\nGood morning.\nSee you soon.\nAll right.\n"), 0o644); err != nil {
+	if err := os.WriteFile(texts, []byte("Hello there.\nThank you.\nGood morning.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(out, tr string, ladder string, hold, window time.Duration, slo float64) *artifact.Qmax {
-		t.Helper()
-		args := []string{"bench", "qmax", "--transport", tr, "--ladder", ladder, "--hold", hold.String(),
-			"--measure-window", window.String(), "--settle", "1s", "--slo-ms", fmt.Sprint(slo), "--out", out, "--texts", texts}
+	transports := []string{"http", "ws", "sagemaker-stream", "sagemaker-bidi"}
+	type result struct {
+		q   *artifact.Qmax
+		log string
+		err error
+	}
+	results := make([]result, len(transports))
+	var wg sync.WaitGroup
+	for i, tr := range transports {
+		url := servertest.Start(t, &servertest.Engine{Service: service}, 0)
+		out := t.TempDir()
+		args := []string{"bench", "qmax", "--transport", tr, "--ladder", "1,2,4", "--hold", "12s",
+			"--measure-window", "10s", "--settle", "1s", "--slo-ms", "3000", "--out", out, "--texts", texts}
 		if strings.HasPrefix(tr, "sagemaker-") {
+			emuURL := emulatetest.Start(t, emulate.Config{EndpointName: "kokoro-local", Region: "us-east-1",
+				Variants: []emulate.Variant{{Name: "AllTraffic", Instances: []string{url}}}})
 			args = append(args, "--endpoint-name", "kokoro-local", "--variant", "AllTraffic", "--region", "us-east-1",
 				"--aws-endpoint-url", emuURL, "--freeze=false", "--instance-type", "local-emulator", "--image-digest", "sha256:0123456789abcdef")
 		} else {
 			args = append(args, "--url", url)
 		}
-		log, err := runKokoro(t, args...)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", tr, err, log)
-		}
-		arts, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-"+tr+"-*.json"))
-		if len(arts) != 1 {
-			t.Fatalf("%s: artifacts %v\n%s", tr, arts, log)
-		}
-		q, err := artifact.ReadQmax(arts[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q
-	}
-
-	// One request alone: its TTFAB sets the SLO and the holds.
-	s := calibrate(t, url)
-	slo := 2.5 * s // TTFAB ≈ N·S: rung 2 meets it, rung 4 breaks it
-	// A rung needs about ten completions to judge its p95 and drift: twelve request times at
-	// N=1. An idle 2-core machine serves a short utterance in well under a second (holds of
-	// 8–12 s); one shared with other test runs can take ten times that, and the holds follow.
-	hold := min(max(time.Duration(12*s)*time.Millisecond, 8*time.Second), 90*time.Second)
-	window := hold * 4 / 5
-	attempts := 2
-	if hold > 30*time.Second {
-		attempts = 1 // a second pass would not fit make test's time on so slow a machine
-	}
-	t.Logf("one request: TTFAB p50 %.0f ms; SLO %.0f ms, hold %v", s, slo, hold)
-
-	ladder := []int{1, 2, 4}
-	pos := func(q int) int { return slices.Index(ladder, q) } // -1 for no Q_max
-	for attempt := 1; ; attempt++ {
-		got := map[string]*artifact.Qmax{}
-		out := t.TempDir()
-		// Alternating direct and emulated runs keeps a drift of the machine's load from
-		// favouring one side.
-		for _, tr := range []string{"http", "sagemaker-stream", "ws", "sagemaker-bidi"} {
-			got[tr] = run(out, tr, "1,2,4", hold, window, slo)
-		}
-		var problems []string
-		base := got["http"].QMax
-		for tr, q := range got {
-			var steps []string
-			for _, r := range q.Steps {
-				steps = append(steps, fmt.Sprintf("N=%d p95 %.0f ms ok %d %s", r.Concurrency, r.TTFABP95Ms, r.OK, r.UnusableReason))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &results[i]
+			if r.log, r.err = runKokoro(t, args...); r.err != nil {
+				return
 			}
-			t.Logf("%-16s Q_max %d bracketed %v: %s", tr, q.QMax, q.QMaxBracketed, strings.Join(steps, "; "))
-			if d := pos(q.QMax) - pos(base); d > 1 || d < -1 {
-				problems = append(problems, fmt.Sprintf("%s Q_max %d against http's %d", tr, q.QMax, base))
+			arts, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-"+tr+"-*.json"))
+			if len(arts) != 1 {
+				r.err = fmt.Errorf("artifacts %v", arts)
+				return
+			}
+			r.q, r.err = artifact.ReadQmax(arts[0])
+		}()
+	}
+	wg.Wait()
+	for i, tr := range transports {
+		r := results[i]
+		if r.err != nil {
+			t.Errorf("%s: %v\n%s", tr, r.err, r.log)
+			continue
+		}
+		var steps []string
+		for _, s := range r.q.Steps {
+			steps = append(steps, fmt.Sprintf("N=%d p95 %.0f ms ok %d %s", s.Concurrency, s.TTFABP95Ms, s.OK, s.UnusableReason))
+			// The law's lower bound holds on any machine.
+			if floor := float64(s.Concurrency) * float64(service/time.Millisecond); s.OK > 0 && s.TTFABP95Ms < floor {
+				t.Errorf("%s N=%d: TTFAB p95 %.0f ms is under the %.0f ms queueing forces", tr, s.Concurrency, s.TTFABP95Ms, floor)
 			}
 		}
-		if base == 0 {
-			problems = append(problems, "http found no Q_max")
+		t.Logf("%-16s Q_max %d bracketed %v: %s", tr, r.q.QMax, r.q.QMaxBracketed, strings.Join(steps, "; "))
+		if r.q.QMax != 2 || !r.q.QMaxBracketed {
+			t.Errorf("%s: Q_max %d bracketed %v; the law gives 2, bracketed by 4", tr, r.q.QMax, r.q.QMaxBracketed)
 		}
-		if len(problems) == 0 {
-			checkSageMakerTarget(t, got["sagemaker-bidi"])
-			checkSageMakerTarget(t, got["sagemaker-stream"])
-			return
+		if strings.HasPrefix(tr, "sagemaker-") {
+			checkSageMakerTarget(t, r.q)
 		}
-		if attempt == attempts {
-			t.Fatal(problems)
-		}
-		t.Logf("attempt %d: %v; again (the machine is shared)", attempt, problems)
 	}
-}
-
-// calibrate returns the median TTFAB in milliseconds of five requests sent one at a time.
-func calibrate(t *testing.T, url string) float64 {
-	t.Helper()
-	tr, err := transport.New("http", transport.Options{BaseURL: url, MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	conn, err := tr.Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ttfab []float64
-	for i := range 5 {
-		start := time.Now()
-		var first time.Duration
-		err := conn.Synthesize(context.Background(), bench.Request{ID: fmt.Sprint("cal-", i), Text: "Thank you."}, func([]byte) {
-			if first == 0 {
-				first = time.Since(start)
-			}
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ttfab = append(ttfab, float64(first)/float64(time.Millisecond))
-	}
-	slices.Sort(ttfab)
-	return ttfab[2]
 }
 
 func checkSageMakerTarget(t *testing.T, q *artifact.Qmax) {

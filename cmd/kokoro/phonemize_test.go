@@ -10,9 +10,9 @@ import (
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
-// TestPhonemizeBatch: one phoneme line per input line, blank lines kept in place, the same
+// TestRealPhonemizeBatch: one phoneme line per input line, blank lines kept in place, the same
 // phonemes as one call per text, from a file and from standard input.
-func TestPhonemizeBatch(t *testing.T) {
+func TestRealPhonemizeBatch(t *testing.T) {
 	testenv.Assets(t)
 	lines := []string{"Hello, world.", "", "They read the record.", "   ", "Kokoro is fast."}
 	file := filepath.Join(t.TempDir(), "in.txt")

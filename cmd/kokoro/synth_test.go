@@ -23,11 +23,8 @@ func runKokoro(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func TestSynthWritesPlayableWAV(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
-	a := testenv.Assets(t)
+func TestRealSynthWritesPlayableWAV(t *testing.T) {
+	a := testenv.RealModel(t)
 	wav := filepath.Join(t.TempDir(), "out.wav")
 	out, err := runKokoro(t, "synth", "--text", "Hello there, this is a test.", "--voice", "am_adam",
 		"--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", wav)
@@ -50,7 +47,7 @@ func TestSynthWritesPlayableWAV(t *testing.T) {
 	}
 }
 
-func TestSynthErrorsNameThePathAndTheFix(t *testing.T) {
+func TestRealSynthErrorsNameThePathAndTheFix(t *testing.T) {
 	a := assets.Resolve(os.Getenv)
 	for _, c := range []struct {
 		name string
@@ -78,11 +75,8 @@ func TestSynthErrorsNameThePathAndTheFix(t *testing.T) {
 	}
 }
 
-func TestSynthUnknownVoiceListsValidOnes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
-	a := testenv.Assets(t)
+func TestRealSynthUnknownVoiceListsValidOnes(t *testing.T) {
+	a := testenv.RealModel(t)
 	_, err := runKokoro(t, "synth", "--text", "hi", "--voice", "zz_nobody", "--model", a.Model, "--voices-dir", a.Voices,
 		"--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", filepath.Join(t.TempDir(), "x.wav"))
 	if err == nil || !strings.Contains(err.Error(), "af_heart") || !strings.Contains(err.Error(), "zz_nobody") {

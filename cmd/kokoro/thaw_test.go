@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -72,26 +74,35 @@ func liveState(t *testing.T, c *sagemaker.Control, name string) (sagemaker.Targe
 	return *tg, info.Variants[0].Desired
 }
 
-// TestHelperFrozenLadder is not a test: TestThawAfterSIGKILL runs the test binary again with
-// KOKORO_HELPER_LADDER set, and this runs a long ladder against the endpoint with the
-// SageMaker hooks until it is killed.
-func TestHelperFrozenLadder(t *testing.T) {
-	if os.Getenv("KOKORO_HELPER_LADDER") == "" {
-		t.Skip("helper process of TestThawAfterSIGKILL")
+// TestMain runs the tests, or, in the process TestThawAfterSIGKILL starts from this test
+// binary (KOKORO_HELPER_LADDER set), the ladder it kills.
+func TestMain(m *testing.M) {
+	if os.Getenv("KOKORO_HELPER_LADDER") != "" {
+		os.Exit(helperFrozenLadder())
 	}
-	url := standIn(t, nil, nil)
-	tr, err := transport.New("http", transport.Options{BaseURL: url, MaxConns: 2})
+	os.Exit(m.Run())
+}
+
+// helperFrozenLadder runs a long ladder against the endpoint with the SageMaker hooks until it
+// is killed; it returns only if the ladder ended first, which fails TestThawAfterSIGKILL.
+func helperFrozenLadder() int {
+	srv := httptest.NewServer(standInHandler(nil, nil))
+	defer srv.Close()
+	tr, err := transport.New("http", transport.Options{BaseURL: srv.URL, MaxConns: 2})
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	hooks, err := sagemakerHooks(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO")},
 		endpointHookOptions{Endpoint: os.Getenv("KOKORO_HELPER_ENDPOINT")})
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	l := &bench.Ladder{Transport: tr, Hooks: hooks, Config: bench.Config{Ladder: []int{1, 2}, Hold: time.Hour, MeasureWindow: time.Minute, SLO: time.Second}}
 	_, err = l.Run(context.Background())
-	t.Fatalf("the ladder ended before it was killed: %v", err)
+	fmt.Fprintf(os.Stderr, "the ladder ended before it was killed: %v\n", err)
+	return 1
 }
 
 // A ladder killed with SIGKILL while the endpoint is frozen leaves it frozen; `kokoro thaw`
@@ -102,7 +113,7 @@ func TestThawAfterSIGKILL(t *testing.T) {
 	c := testControl(t, url)
 	dir := os.Getenv("KOKORO_STATE_DIR")
 
-	child := exec.Command(os.Args[0], "-test.run=^TestHelperFrozenLadder$", "-test.v")
+	child := exec.Command(os.Args[0])
 	child.Env = append(os.Environ(), "KOKORO_HELPER_LADDER=1", "KOKORO_HELPER_MOTO="+url, "KOKORO_HELPER_ENDPOINT=tts-kill")
 	var log strings.Builder
 	child.Stdout, child.Stderr = &log, &log

@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/internal/assets"
@@ -17,4 +18,27 @@ func Assets(tb testing.TB) assets.Paths {
 		missing(tb, "%v", err)
 	}
 	return p
+}
+
+// RealModelPrefix begins the name of every test that runs on the real assets at full size:
+// the model, and the corpora or lexicons whose loading dominates a test. `make test`
+// (scripts/test.sh) runs those tests once without the race detector (the model's time is
+// spent in ONNX Runtime's C code, which the detector does not see, and the rest is
+// single-goroutine work it would only slow down) and every other test under it, choosing them
+// by this prefix. RealModel refuses a test that loads the model under another name, so none
+// is run twice or never.
+const RealModelPrefix = "TestReal"
+
+// RealModel is Assets for a test that loads the real model: it is skipped under -short, and
+// its name must begin with RealModelPrefix (benchmarks may use it under any name).
+func RealModel(tb testing.TB) assets.Paths {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("real model: skipped in -short")
+	}
+	top, _, _ := strings.Cut(tb.Name(), "/")
+	if _, bench := tb.(*testing.B); !bench && !strings.HasPrefix(top, RealModelPrefix) {
+		tb.Fatalf("%s loads the real model: its name must begin with %s, which make test runs without the race detector", top, RealModelPrefix)
+	}
+	return Assets(tb)
 }

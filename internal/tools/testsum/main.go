@@ -1,0 +1,219 @@
+// Command testsum reads the JSON events of one or more `go test -json` runs, from the files (or
+// named pipes) given as arguments, all at once, or from standard input,
+// prints what a person reads of a test run (each package's result, the output of each failed
+// test, build errors) and ends with one line that sums up the whole run: packages, tests,
+// failures, skips and the wall time since -start. It exits 1 when a test or package failed,
+// when a build failed, when it saw no package at all, or, with -no-skip, when a test skipped.
+//
+// `make test` (scripts/test.sh) pipes both of its passes through it.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// event is one line of `go test -json` (cmd/test2json).
+type event struct {
+	Action     string
+	Package    string
+	Test       string
+	Output     string
+	Elapsed    float64
+	ImportPath string
+}
+
+// tally is what testsum learns from the events.
+type tally struct {
+	packages   map[string]string // package → "ok", "FAIL" or "no tests"
+	elapsed    map[string]float64
+	tests      int
+	failed     []string
+	skipped    []string
+	buildFails []string
+	output     map[string][]string // package/test → its output lines, kept until it passes
+	buildOut   map[string][]string
+}
+
+func newTally() *tally {
+	return &tally{packages: map[string]string{}, elapsed: map[string]float64{},
+		output: map[string][]string{}, buildOut: map[string][]string{}}
+}
+
+func short(pkg string) string {
+	if i := strings.Index(pkg, "/kokoro/"); i >= 0 {
+		return pkg[i+len("/kokoro/"):]
+	}
+	return pkg
+}
+
+// add takes one event and writes what a reader should see of it now.
+func (t *tally) add(e event, w io.Writer) {
+	switch e.Action {
+	case "build-output":
+		t.buildOut[e.ImportPath] = append(t.buildOut[e.ImportPath], e.Output)
+		return
+	case "build-fail":
+		t.buildFails = append(t.buildFails, e.ImportPath)
+		fmt.Fprintf(w, "BUILD FAILED %s\n%s", e.ImportPath, strings.Join(t.buildOut[e.ImportPath], ""))
+		return
+	}
+	key := e.Package + "\x00" + e.Test
+	switch e.Action {
+	case "output":
+		t.output[key] = append(t.output[key], e.Output)
+	case "pass":
+		delete(t.output, key)
+		if e.Test != "" {
+			t.tests++
+			return
+		}
+		if _, seen := t.packages[e.Package]; !seen || t.packages[e.Package] == "no tests" {
+			t.packages[e.Package] = "ok"
+		}
+		t.elapsed[e.Package] += e.Elapsed
+		fmt.Fprintf(w, "ok    %-34s %6.1fs\n", short(e.Package), e.Elapsed)
+	case "skip":
+		if e.Test != "" {
+			t.tests++
+			t.skipped = append(t.skipped, short(e.Package)+" "+e.Test)
+			fmt.Fprintf(w, "SKIP  %s %s\n%s", short(e.Package), e.Test, strings.Join(t.output[key], ""))
+			delete(t.output, key)
+			return
+		}
+		if _, seen := t.packages[e.Package]; !seen {
+			t.packages[e.Package] = "no tests"
+		}
+	case "fail":
+		if e.Test != "" {
+			t.tests++
+			t.failed = append(t.failed, short(e.Package)+" "+e.Test)
+			fmt.Fprintf(w, "--- FAIL %s %s (%.1fs)\n%s", short(e.Package), e.Test, e.Elapsed, strings.Join(t.output[key], ""))
+			delete(t.output, key)
+			return
+		}
+		t.packages[e.Package] = "FAIL"
+		t.elapsed[e.Package] += e.Elapsed
+		// Output outside any test: a panic, a timeout, TestMain's own failure.
+		fmt.Fprintf(w, "FAIL  %-34s %6.1fs\n%s", short(e.Package), e.Elapsed, strings.Join(t.output[key], ""))
+		delete(t.output, key)
+	}
+}
+
+func (t *tally) ok(noSkip bool) bool {
+	for _, v := range t.packages {
+		if v == "FAIL" {
+			return false
+		}
+	}
+	return len(t.packages) > 0 && len(t.failed) == 0 && len(t.buildFails) == 0 && !(noSkip && len(t.skipped) > 0)
+}
+
+// summary is the last line of the run.
+func (t *tally) summary(wall time.Duration, noSkip bool) string {
+	verdict := "PASS"
+	if !t.ok(noSkip) {
+		verdict = "FAIL"
+	}
+	withTests := 0
+	for _, v := range t.packages {
+		if v != "no tests" {
+			withTests++
+		}
+	}
+	return fmt.Sprintf("%s: %d packages (%d with tests), %d tests, %d failed, %d skipped, %d build failures, wall %s",
+		verdict, len(t.packages), withTests, t.tests, len(t.failed), len(t.skipped), len(t.buildFails), wall.Round(time.Second))
+}
+
+func main() {
+	start := flag.String("start", "", "unix time (seconds, fractions allowed) the run began; default: when testsum started")
+	noSkip := flag.Bool("no-skip", false, "a skipped test fails the run")
+	slowest := flag.Int("slowest", 5, "list this many of the slowest packages before the summary")
+	flag.Parse()
+	began := time.Now()
+	if *start != "" {
+		s, err := strconv.ParseFloat(*start, 64)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "testsum: -start %q: %v\n", *start, err)
+			os.Exit(2)
+		}
+		began = time.Unix(0, int64(s*1e9))
+	}
+	inputs := []io.Reader{os.Stdin}
+	if flag.NArg() > 0 {
+		inputs = inputs[:0]
+		for _, name := range flag.Args() {
+			f, err := os.Open(name)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "testsum: %v\n", err)
+				os.Exit(2)
+			}
+			defer f.Close()
+			inputs = append(inputs, f)
+		}
+	}
+	// Each input is read line by line on its own goroutine; whole lines meet in one channel,
+	// so runs that go on at the same time never interleave inside an event.
+	lines := make(chan []byte)
+	errs := make(chan error, len(inputs))
+	for _, r := range inputs {
+		go func() {
+			in := bufio.NewScanner(r)
+			in.Buffer(make([]byte, 1<<20), 64<<20)
+			for in.Scan() {
+				lines <- append([]byte(nil), in.Bytes()...)
+			}
+			errs <- in.Err()
+		}()
+	}
+	t := newTally()
+	for open := len(inputs); open > 0; {
+		select {
+		case line := <-lines:
+			var e event
+			if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil {
+				// Not an event: what go printed outside test2json (a setup error).
+				fmt.Printf("%s\n", line)
+				continue
+			}
+			t.add(e, os.Stdout)
+		case err := <-errs:
+			open--
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "testsum: reading events: %v\n", err)
+				os.Exit(2)
+			}
+		}
+	}
+	type pkgTime struct {
+		name string
+		s    float64
+	}
+	var times []pkgTime
+	for p, s := range t.elapsed {
+		times = append(times, pkgTime{short(p), s})
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i].s > times[j].s })
+	if n := min(*slowest, len(times)); n > 0 {
+		var parts []string
+		for _, p := range times[:n] {
+			parts = append(parts, fmt.Sprintf("%s %.0fs", p.name, p.s))
+		}
+		fmt.Printf("slowest packages: %s\n", strings.Join(parts, ", "))
+	}
+	for _, s := range t.skipped {
+		fmt.Printf("skipped: %s\n", s)
+	}
+	fmt.Println(t.summary(time.Since(began), *noSkip))
+	if !t.ok(*noSkip) {
+		os.Exit(1)
+	}
+}

@@ -145,7 +145,8 @@ func TestPolicyDocuments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := p.Documents
+	// The arithmetic's documents: target tracking at C_scale_max, kept beside the proposal.
+	d := p.ReferenceDocuments
 	if d.ScalableTarget.MinCapacity != 3 || d.ScalableTarget.MaxCapacity != 14 || d.ScalableTarget.ResourceID != "endpoint/ep/variant/v1" {
 		t.Errorf("scalable target %+v", d.ScalableTarget)
 	}
@@ -164,7 +165,7 @@ func TestPolicyDocuments(t *testing.T) {
 	a := d.ScaleInAlarm
 	if a.Threshold != 30 || a.ComparisonOperator != "LessThanOrEqualToThreshold" || a.Period != 10 || a.Statistic != "Maximum" ||
 		a.MetricName != "ConcurrentRequestsPerModel" || a.Namespace != "AWS/SageMaker" || a.Period*a.EvaluationPeriods > 86400 ||
-		a.Dimensions[0] != (Dimension{"EndpointName", "ep"}) || a.Dimensions[1] != (Dimension{"VariantName", "v1"}) {
+		a.Dimensions[0] != (Dimension{Name: "EndpointName", Value: "ep"}) || a.Dimensions[1] != (Dimension{Name: "VariantName", Value: "v1"}) {
 		t.Errorf("alarm %+v", a)
 	}
 	if d.ContainerEnv["MAX_QUEUE_DEPTH"] != "50" {

@@ -291,6 +291,37 @@ func thresholdUnits(p *Plan) Finding {
 func surgeSurvival(p *Plan) Finding {
 	f := Finding{Name: FindingSurgeSurvival}
 	s := p.Surge
+	ref := ""
+	if s.Trials > 0 {
+		ref = fmt.Sprintf("the arithmetic's C_scale_max %.4g: P(queue reaches Q_max %d within T %.1f s) = %.3f ± %.3f (%d trials; %.3g rps arriving against %.3g rps served",
+			p.Thresholds.CScaleMax, s.Limit, s.HorizonS, s.Probability, s.StdErr, s.Trials, s.ArrivalRPS, s.ServiceRPS)
+		if s.Failures > 0 {
+			ref += fmt.Sprintf(", median %.1f s to reach it)", s.MedianHitS)
+		} else {
+			ref += ")"
+		}
+	}
+	ps := p.Policy
+	if ps.Searched() {
+		if c := ps.proposal(); c != nil {
+			f.Verdict = VerdictOK
+			f.Summary = fmt.Sprintf("proposed %s: P(shed within %.0f s of a %.2f× surge) = %.3g per instance (95 %% interval %.3g–%.3g), at most %.3g",
+				c.Description, c.HorizonS, p.Scenario.Surge, c.Shed, c.ShedLow, c.ShedHigh, ps.MaxShed)
+			if ref != "" {
+				f.Summary += "; " + ref
+			}
+			return f
+		}
+		f.Verdict = VerdictStop
+		f.Summary = fmt.Sprintf("no candidate policy keeps P(shed within T of a %.2f× surge) at most %.3g", p.Scenario.Surge, ps.MaxShed)
+		if ps.MaxInstances > 0 {
+			f.Summary += fmt.Sprintf(" with at most %d instances", ps.MaxInstances)
+		}
+		if ps.LargestSurge > 0 {
+			f.Summary += fmt.Sprintf("; the largest surge one survives is %.3g×", ps.LargestSurge)
+		}
+		return f
+	}
 	if s.Trials == 0 {
 		why := s.Skipped
 		if why == "" {
@@ -299,19 +330,15 @@ func surgeSurvival(p *Plan) Finding {
 		f.Verdict, f.Summary = VerdictSuppressed, "not simulated: "+why
 		return f
 	}
-	desc := fmt.Sprintf("P(queue reaches Q_max %d before a replacement arrives after T %.1f s) = %.3f ± %.3f (%d trials, seed %d; %.3g rps arriving against %.3g rps served",
-		s.Limit, s.HorizonS, s.Probability, s.StdErr, s.Trials, s.Seed, s.ArrivalRPS, s.ServiceRPS)
-	if s.Failures > 0 {
-		desc += fmt.Sprintf(", median %.1f s to reach it)", s.MedianHitS)
-	} else {
-		desc += ")"
-	}
 	if s.Probability > SurgeWarnProbability {
 		f.Verdict = VerdictWarn
-		f.Summary = desc + fmt.Sprintf(": a %.2f× surge at the scale-out point sheds load before help arrives", p.Scenario.Surge)
+		f.Summary = ref + fmt.Sprintf(": a %.2f× surge at the scale-out point sheds load before help arrives", p.Scenario.Surge)
+		if ps.Skipped != "" {
+			f.Summary += "; no other policy was searched: " + ps.Skipped
+		}
 		return f
 	}
-	f.Verdict, f.Summary = VerdictOK, desc
+	f.Verdict, f.Summary = VerdictOK, ref
 	return f
 }
 
@@ -365,6 +392,19 @@ func capacitySizing(p *Plan) Finding {
 func fleetCost(p *Plan) Finding {
 	f := Finding{Name: FindingFleetCost}
 	fl, th := p.Fleet, p.Thresholds
+	if c := p.Policy.proposal(); c != nil {
+		ref := p.Policy.Candidates[0]
+		desc := fmt.Sprintf("the proposal: %d–%d instances, %.0f instance-hours a day over the day from trough to peak (the arithmetic's %.0f, which sheds)",
+			c.MinInstances, c.PeakInstances, c.InstanceHoursPerDay, ref.InstanceHoursPerDay)
+		if c.PeakInstances > LargeFleet {
+			f.Verdict = VerdictWarn
+			f.Summary = desc + fmt.Sprintf("; over %d instances needs a raised instance quota, and per-instance throughput (%.4g rps busy) is what to improve",
+				LargeFleet, p.Policy.Service.Service.Capacity())
+			return f
+		}
+		f.Verdict, f.Summary = VerdictOK, desc
+		return f
+	}
 	if th.CScaleMax <= 0 {
 		f.Verdict, f.Summary = VerdictSuppressed, "no operating point"
 		return f

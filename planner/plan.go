@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/replay"
 )
 
 // PlanSchemaVersion is the version of the plan JSON.
@@ -24,12 +25,19 @@ type Plan struct {
 	Fleet      Fleet      `json:"fleet"`
 	Surge      Surge      `json:"surge"`
 
+	// Policy is the search for the cheapest policy that survives the surge; the documents
+	// are the proposal's.
+	Policy PolicySearch `json:"policy"`
+
 	Findings []Finding `json:"findings"` // worst first
 	Verdict  Verdict   `json:"verdict"`  // the worst finding's verdict
 	Warnings int       `json:"warnings"`
 	Stops    int       `json:"stops"`
 
 	Documents Documents `json:"documents"`
+	// ReferenceDocuments are the documents of the reference arithmetic (target tracking at
+	// C_scale_max), kept for comparison (`kokoro plan replay`); they are not written as files.
+	ReferenceDocuments Documents `json:"reference_documents"`
 }
 
 // Source records which measurements the plan rests on.
@@ -140,17 +148,28 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 	if x, ok := curves[p.slowestRun(curves)]; ok && p.Thresholds.QMax > 0 && p.Thresholds.CScaleMax > 0 {
 		p.Surge = simulateSurge(x, p.Thresholds.CScaleMax, p.Thresholds.QMax, sc.Surge, p.Thresholds.TS, sc.SurgeTrials, sc.Seed)
 	}
+	if fit, err := replay.FromQmax(q); err == nil {
+		p.Policy = searchPolicies(p, fit, sc)
+	} else {
+		p.Policy = PolicySearch{Proposal: -1, Skipped: err.Error()}
+	}
 	p.Findings = findings(p, q, in.TTotal, curves)
 	p.summarize()
+	p.ReferenceDocuments = buildDocuments(p)
 	if p.Stops == 0 {
-		p.Documents = buildDocuments(p)
+		if c := p.Policy.proposal(); c != nil {
+			p.Documents = proposalDocuments(p, c)
+		} else if !p.Policy.Searched() {
+			// Nothing to search from (no peak rps): the arithmetic's policy, as its findings judge it.
+			p.Documents = p.ReferenceDocuments
+		}
 	}
 	return p, nil
 }
 
 func checkScenario(sc Scenario, tt *artifact.TTotal) error {
 	for _, v := range []float64{sc.SLOms, sc.Surge, sc.PeakRPS, sc.TroughRPS, sc.PeakStreams, sc.TroughStreams,
-		sc.CeilingS, sc.AssumeTTotalS, sc.PolicyLagBoundS} {
+		sc.CeilingS, sc.AssumeTTotalS, sc.PolicyLagBoundS, sc.MaxShed} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: %v is not a finite number", ErrScenario, v)
 		}
@@ -176,6 +195,10 @@ func checkScenario(sc Scenario, tt *artifact.TTotal) error {
 		return fmt.Errorf("%w: need a ttotal artifact or an assumed T_total", ErrScenario)
 	case sc.SurgeTrials < 0:
 		return fmt.Errorf("%w: surge trials %d is negative", ErrScenario, sc.SurgeTrials)
+	case !(sc.MaxShed > 0 && sc.MaxShed < 1):
+		return fmt.Errorf("%w: max shed %v must lie strictly between 0 and 1", ErrScenario, sc.MaxShed)
+	case sc.MaxInstances < 0:
+		return fmt.Errorf("%w: max instances %d is negative", ErrScenario, sc.MaxInstances)
 	}
 	return nil
 }

@@ -1,103 +1,35 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"strings"
 
-// Names shared by the documents.
-const (
-	ServiceNamespace     = "sagemaker"
-	ScalableDimension    = "sagemaker:variant:DesiredInstanceCount"
-	PredefinedMetricType = "SageMakerVariantConcurrentRequestsPerModelHighResolution"
-	MetricNamespace      = "AWS/SageMaker"
-	MetricName           = "ConcurrentRequestsPerModel"
-	// StepPolicyARNPlaceholder stands for the ARN PutScalingPolicy returns for the step
-	// scale-in policy; the alarm can only name it once the policy exists.
-	StepPolicyARNPlaceholder = "${STEP_SCALE_IN_POLICY_ARN}"
+	"github.com/kokoro-sm/kokoro/scaling"
 )
 
-// Documents are the deployable policy documents, in the request shapes of the AWS APIs
-// that take them (Application Auto Scaling RegisterScalableTarget and PutScalingPolicy,
-// CloudWatch PutMetricAlarm), plus the container environment. They are empty when any
-// finding is STOP: such a plan must not be deployable.
-type Documents struct {
-	ScalableTarget *ScalableTarget   `json:"scalable_target,omitempty"`
-	TargetTracking *ScalingPolicy    `json:"target_tracking,omitempty"`
-	StepScaleIn    *ScalingPolicy    `json:"step_scale_in,omitempty"`
-	ScaleInAlarm   *MetricAlarm      `json:"scale_in_alarm,omitempty"`
-	ContainerEnv   map[string]string `json:"container_env,omitempty"`
-}
+// The documents' names and types are package scaling's; they are repeated here so that a
+// plan's users need not import it.
+const (
+	ServiceNamespace         = scaling.ServiceNamespace
+	ScalableDimension        = scaling.ScalableDimension
+	PredefinedMetricType     = scaling.PredefinedConcurrency
+	MetricNamespace          = scaling.MetricNamespace
+	MetricName               = scaling.MetricConcurrency
+	StepPolicyARNPlaceholder = scaling.StepPolicyARNPlaceholder
+)
 
-// ScalableTarget is a RegisterScalableTarget request.
-type ScalableTarget struct {
-	ServiceNamespace  string `json:"ServiceNamespace"`
-	ResourceID        string `json:"ResourceId"`
-	ScalableDimension string `json:"ScalableDimension"`
-	MinCapacity       int    `json:"MinCapacity"`
-	MaxCapacity       int    `json:"MaxCapacity"`
-}
-
-// ScalingPolicy is a PutScalingPolicy request.
-type ScalingPolicy struct {
-	PolicyName                               string                       `json:"PolicyName"`
-	ServiceNamespace                         string                       `json:"ServiceNamespace"`
-	ResourceID                               string                       `json:"ResourceId"`
-	ScalableDimension                        string                       `json:"ScalableDimension"`
-	PolicyType                               string                       `json:"PolicyType"`
-	TargetTrackingScalingPolicyConfiguration *TargetTrackingConfiguration `json:"TargetTrackingScalingPolicyConfiguration,omitempty"`
-	StepScalingPolicyConfiguration           *StepScalingConfiguration    `json:"StepScalingPolicyConfiguration,omitempty"`
-}
-
-// TargetTrackingConfiguration is TargetTrackingScalingPolicyConfiguration.
-type TargetTrackingConfiguration struct {
-	TargetValue                   float64          `json:"TargetValue"`
-	PredefinedMetricSpecification PredefinedMetric `json:"PredefinedMetricSpecification"`
-	ScaleOutCooldown              int              `json:"ScaleOutCooldown"`
-	ScaleInCooldown               int              `json:"ScaleInCooldown"`
-	DisableScaleIn                bool             `json:"DisableScaleIn"`
-}
-
-// PredefinedMetric is PredefinedMetricSpecification.
-type PredefinedMetric struct {
-	PredefinedMetricType string `json:"PredefinedMetricType"`
-}
-
-// StepScalingConfiguration is StepScalingPolicyConfiguration.
-type StepScalingConfiguration struct {
-	AdjustmentType        string           `json:"AdjustmentType"`
-	StepAdjustments       []StepAdjustment `json:"StepAdjustments"`
-	Cooldown              int              `json:"Cooldown"`
-	MetricAggregationType string           `json:"MetricAggregationType"`
-}
-
-// StepAdjustment bounds are relative to the alarm threshold; a nil bound is infinite.
-type StepAdjustment struct {
-	MetricIntervalLowerBound *float64 `json:"MetricIntervalLowerBound,omitempty"`
-	MetricIntervalUpperBound *float64 `json:"MetricIntervalUpperBound,omitempty"`
-	ScalingAdjustment        int      `json:"ScalingAdjustment"`
-}
-
-// MetricAlarm is a PutMetricAlarm request.
-type MetricAlarm struct {
-	AlarmName          string      `json:"AlarmName"`
-	AlarmDescription   string      `json:"AlarmDescription"`
-	Namespace          string      `json:"Namespace"`
-	MetricName         string      `json:"MetricName"`
-	Dimensions         []Dimension `json:"Dimensions"`
-	Statistic          string      `json:"Statistic"`
-	Period             int         `json:"Period"`
-	EvaluationPeriods  int         `json:"EvaluationPeriods"`
-	DatapointsToAlarm  int         `json:"DatapointsToAlarm"`
-	Threshold          float64     `json:"Threshold"`
-	ComparisonOperator string      `json:"ComparisonOperator"`
-	TreatMissingData   string      `json:"TreatMissingData"`
-	ActionsEnabled     bool        `json:"ActionsEnabled"`
-	AlarmActions       []string    `json:"AlarmActions"`
-}
-
-// Dimension is a CloudWatch metric dimension.
-type Dimension struct {
-	Name  string `json:"Name"`
-	Value string `json:"Value"`
-}
+type (
+	Documents                   = scaling.Documents
+	ScalableTarget              = scaling.ScalableTarget
+	ScalingPolicy               = scaling.ScalingPolicy
+	TargetTrackingConfiguration = scaling.TargetTrackingConfiguration
+	PredefinedMetric            = scaling.PredefinedMetric
+	StepScalingConfiguration    = scaling.StepScalingConfiguration
+	StepAdjustment              = scaling.StepAdjustment
+	MetricAlarm                 = scaling.MetricAlarm
+	Dimension                   = scaling.Dimension
+)
 
 func buildDocuments(p *Plan) Documents {
 	sc, th, cw := p.Scenario, p.Thresholds, p.CloudWatch
@@ -171,4 +103,87 @@ func buildDocuments(p *Plan) Documents {
 		},
 		ContainerEnv: map[string]string{"MAX_QUEUE_DEPTH": fmt.Sprint(th.QueueMaxDepth)},
 	}
+}
+
+// proposalDocuments are the documents of candidate c: its scale-out (target tracking, or a step
+// policy with its alarm), a step scale-in on the same metric, and the capacity bounds; a
+// fixed fleet has only the bounds.
+func proposalDocuments(p *Plan, c *Candidate) Documents {
+	sc, th := p.Scenario, p.Thresholds
+	endpoint := sc.EndpointName
+	if endpoint == "" {
+		endpoint = "${ENDPOINT_NAME}"
+	}
+	resource := fmt.Sprintf("endpoint/%s/variant/%s", endpoint, sc.VariantName)
+	name := fmt.Sprintf("kokoro-%s-%s", endpoint, sc.VariantName)
+	dims := []Dimension{{Name: "EndpointName", Value: endpoint}, {Name: "VariantName", Value: sc.VariantName}}
+	maxCap := max(c.PeakInstances, int(math.Ceil(float64(c.PeakInstances)*sc.Surge-1e-9)))
+	if sc.MaxInstances > 0 {
+		maxCap = min(maxCap, max(sc.MaxInstances, c.MinInstances))
+	}
+	d := Documents{
+		ScalableTarget: &ScalableTarget{ServiceNamespace: ServiceNamespace, ResourceID: resource, ScalableDimension: ScalableDimension,
+			MinCapacity: c.MinInstances, MaxCapacity: maxCap},
+		ContainerEnv: map[string]string{"MAX_QUEUE_DEPTH": fmt.Sprint(th.QueueMaxDepth)},
+	}
+	kind := strings.TrimPrefix(c.Kind, KindFloorPlus)
+	if c.Kind == KindFloor {
+		d.ScalableTarget.MaxCapacity = c.MinInstances
+		return d
+	}
+	policy := func(suffix, typ string) *ScalingPolicy {
+		return &ScalingPolicy{PolicyName: name + suffix, ServiceNamespace: ServiceNamespace, ResourceID: resource,
+			ScalableDimension: ScalableDimension, PolicyType: typ}
+	}
+	// Scale in with the arithmetic's hysteresis: at (1 − 2h)/(1 − h) of the scale-out level,
+	// for five minutes, one instance at a time.
+	h := sc.Surge - 1
+	inFraction := (1 - 2*h) / (1 - h)
+	zero := 0.0
+	scaleIn := policy("-scale-in", scaling.PolicyTypeStep)
+	scaleIn.StepScalingPolicyConfiguration = &StepScalingConfiguration{AdjustmentType: scaling.ChangeInCapacity,
+		StepAdjustments: []StepAdjustment{{MetricIntervalUpperBound: &zero, ScalingAdjustment: -1}},
+		Cooldown:        th.CooldownInS, MetricAggregationType: "Maximum"}
+	inAlarm := &MetricAlarm{AlarmName: name + "-scale-in", Namespace: MetricNamespace, Dimensions: dims,
+		ComparisonOperator: "LessThanOrEqualToThreshold", TreatMissingData: "notBreaching", ActionsEnabled: true,
+		AlarmActions: []string{StepPolicyARNPlaceholder}}
+	switch kind {
+	case KindTTInvocations:
+		tt := policy("-scale-out", scaling.PolicyTypeTargetTracking)
+		tt.TargetTrackingScalingPolicyConfiguration = &TargetTrackingConfiguration{TargetValue: c.Target,
+			PredefinedMetricSpecification: PredefinedMetric{PredefinedMetricType: scaling.PredefinedInvocations},
+			ScaleOutCooldown:              th.CooldownOutS, ScaleInCooldown: th.CooldownInS, DisableScaleIn: true}
+		d.TargetTracking = tt
+		inAlarm.MetricName, inAlarm.Statistic, inAlarm.Period = scaling.MetricInvocations, "Sum", 60
+		inAlarm.EvaluationPeriods, inAlarm.DatapointsToAlarm = 5, 5
+		inAlarm.Threshold = math.Floor(c.Target * inFraction)
+		scaleIn.StepScalingPolicyConfiguration.MetricAggregationType = "Average"
+	default: // concurrency: target tracking or a step alarm
+		if kind == KindStepConcurrency {
+			out := policy("-scale-out", scaling.PolicyTypeStep)
+			out.StepScalingPolicyConfiguration = &StepScalingConfiguration{AdjustmentType: scaling.PercentChangeInCapacity,
+				StepAdjustments:        []StepAdjustment{{MetricIntervalLowerBound: &zero, ScalingAdjustment: c.adjustPct}},
+				MinAdjustmentMagnitude: c.adjustMin, Cooldown: th.CooldownOutS, MetricAggregationType: "Maximum"}
+			d.StepScaleOut = out
+			d.ScaleOutAlarm = &MetricAlarm{AlarmName: name + "-scale-out",
+				AlarmDescription: fmt.Sprintf("kokoro plan: the busiest instance held more than %.4g requests in 10 s", c.Target),
+				Namespace:        MetricNamespace, MetricName: scaling.MetricConcurrency, Dimensions: dims, Statistic: "Maximum",
+				Period: 10, EvaluationPeriods: 1, DatapointsToAlarm: 1, Threshold: c.Target,
+				ComparisonOperator: "GreaterThanThreshold", TreatMissingData: "notBreaching", ActionsEnabled: true,
+				AlarmActions: []string{scaling.StepScaleOutARNPlaceholder}}
+		} else {
+			tt := policy("-scale-out", scaling.PolicyTypeTargetTracking)
+			tt.TargetTrackingScalingPolicyConfiguration = &TargetTrackingConfiguration{TargetValue: c.Target,
+				PredefinedMetricSpecification: PredefinedMetric{PredefinedMetricType: scaling.PredefinedConcurrency},
+				ScaleOutCooldown:              th.CooldownOutS, ScaleInCooldown: th.CooldownInS, DisableScaleIn: true}
+			d.TargetTracking = tt
+		}
+		inAlarm.MetricName, inAlarm.Statistic, inAlarm.Period = scaling.MetricConcurrency, "Maximum", CloudWatchPeriodS
+		inAlarm.EvaluationPeriods, inAlarm.DatapointsToAlarm = ScaleInEvaluationPeriods, ScaleInEvaluationPeriods
+		inAlarm.Threshold = math.Floor(c.Target * inFraction)
+	}
+	inAlarm.AlarmDescription = fmt.Sprintf("kokoro plan: %s at or under %.4g (%.2f of the scale-out level) for %d s",
+		inAlarm.MetricName, inAlarm.Threshold, inFraction, inAlarm.Period*inAlarm.EvaluationPeriods)
+	d.StepScaleIn, d.ScaleInAlarm = scaleIn, inAlarm
+	return d
 }

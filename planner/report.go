@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 )
 
 // WriteReport writes the plan for a person: inputs, the arithmetic of docs/planner.md with its
@@ -75,6 +76,8 @@ func (p *Plan) WriteReport(w io.Writer) error {
 			p.Surge.Seed, p.Surge.Trials, p.Surge.Model, p.Surge.Probability, p.Surge.StdErr)
 	}
 
+	p.writePolicy(pf)
+
 	pf("Findings\n")
 	for _, f := range p.Findings {
 		pf("  %-10s %-20s %s\n", strings.ToUpper(string(f.Verdict)), f.Name, f.Summary)
@@ -139,6 +142,8 @@ const (
 	FileTargetTracking = "policy-target-tracking.json"
 	FileStepScaleIn    = "policy-step-scale-in.json"
 	FileScaleInAlarm   = "alarm-scale-in.json"
+	FileStepScaleOut   = "policy-step-scale-out.json"
+	FileScaleOutAlarm  = "alarm-scale-out.json"
 	FileContainerEnv   = "container-env.json"
 )
 
@@ -172,6 +177,8 @@ func (p *Plan) Files() (map[string][]byte, error) {
 	}{
 		{FileScalableTarget, d.ScalableTarget, d.ScalableTarget != nil},
 		{FileTargetTracking, d.TargetTracking, d.TargetTracking != nil},
+		{FileStepScaleOut, d.StepScaleOut, d.StepScaleOut != nil},
+		{FileScaleOutAlarm, d.ScaleOutAlarm, d.ScaleOutAlarm != nil},
 		{FileStepScaleIn, d.StepScaleIn, d.StepScaleIn != nil},
 		{FileScaleInAlarm, d.ScaleInAlarm, d.ScaleInAlarm != nil},
 		{FileContainerEnv, d.ContainerEnv, d.ContainerEnv != nil},
@@ -194,4 +201,63 @@ func FileNames(files map[string][]byte) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// writePolicy writes the policy search: the fitted service, each candidate with its shed
+// probability, fleet and cost, and the proposal.
+func (p *Plan) writePolicy(pf func(string, ...any)) {
+	ps := p.Policy
+	pf("Policy search (a %.2f× surge; at most %.3g shed probability", p.Scenario.Surge, ps.MaxShed)
+	if ps.MaxInstances > 0 {
+		pf("; at most %d instances", ps.MaxInstances)
+	}
+	pf(")\n")
+	if ps.Skipped != "" {
+		pf("  not searched: %s\n\n", ps.Skipped)
+		return
+	}
+	svc := ps.Service.Service
+	pf("  one instance, fitted to the ladder: %d server(s), %.1f ms a request (%.4g rps busy), first audio after %.1f ms; rms error %.1f ms over %d rungs\n",
+		svc.Servers, ms(svc.Mean), svc.Capacity(), ms(svc.FirstAudio), ps.Service.ErrorMs, len(ps.Service.Rungs))
+	pf("  %s\n", ps.Model)
+	pf("  %-8s %-25s %-18s %-11s %-13s %s\n", "", "shed within T (95 % MC)", "T = detect + T_tot", "per inst.", "instances", "instance-h/day")
+	for i, c := range ps.Candidates {
+		mark := ""
+		switch {
+		case i == ps.Proposal:
+			mark = "PROPOSED"
+		case c.Kind == KindReference:
+			mark = "REF"
+		}
+		pf("  %-8s %s\n", mark, c.Description)
+		fleet, cost := fmt.Sprintf("%d–%d", c.MinInstances, c.PeakInstances), fmt.Sprintf("%.0f", c.InstanceHoursPerDay)
+		if c.Unbounded {
+			fleet, cost = "unbounded", "–"
+		}
+		pf("  %-8s %-25s %-18s %-11s %-13s %s\n", "",
+			shedText(c),
+			fmt.Sprintf("%.0f + %.0f = %.0f s", c.DetectS, c.HorizonS-c.DetectS, c.HorizonS),
+			fmt.Sprintf("%.3g rps", c.OperatingRPS), fleet, cost)
+		if c.Why != "" {
+			pf("  %-8s → %s\n", "", c.Why)
+		}
+	}
+	if pr := ps.proposal(); pr != nil {
+		pf("  every instance of the smallest fleet (%d) together: P(some instance sheds) = %.3g\n\n", pr.MinInstances, pr.FleetShed)
+		return
+	}
+	if ps.LargestSurge > 0 {
+		pf("  no candidate survives within the limits; the largest surge one survives is %.3g×\n\n", ps.LargestSurge)
+		return
+	}
+	pf("  no candidate survives within the limits\n\n")
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func shedText(c Candidate) string {
+	if c.ShedTrials == 0 {
+		return fmt.Sprintf("%.3g (exact only)", c.Shed)
+	}
+	return fmt.Sprintf("%.3g (%.3g–%.3g, %d)", c.Shed, c.ShedLow, c.ShedHigh, c.ShedTrials)
 }

@@ -56,6 +56,12 @@ type Scenario struct {
 
 	AllowConfigMismatch bool `json:"allow_config_mismatch,omitempty"`
 
+	// MaxShed is the highest probability of shedding within the horizon after a surge that a
+	// proposed policy may have; 0 = DefaultMaxShed.
+	MaxShed float64 `json:"max_shed"`
+	// MaxInstances bounds the fleet a proposal may need at the peak; 0 = no bound.
+	MaxInstances int `json:"max_instances,omitempty"`
+
 	// Endpoint and variant the policy documents name; default from the qmax artifact.
 	EndpointName string `json:"endpoint_name,omitempty"`
 	VariantName  string `json:"variant_name,omitempty"`
@@ -91,6 +97,9 @@ func (s Scenario) withDefaults(q *artifact.Qmax) Scenario {
 	}
 	if s.SurgeTrials == 0 {
 		s.SurgeTrials = DefaultSurgeTrials
+	}
+	if s.MaxShed == 0 {
+		s.MaxShed = DefaultMaxShed
 	}
 	if s.EndpointName == "" && q != nil {
 		s.EndpointName = q.Target.Endpoint

@@ -25,15 +25,27 @@ func newPlanCmd() *cobra.Command {
 		Use:   "plan --qmax FILE (--ttotal FILE | --assume-t-total S) --peak-rps N",
 		Short: "Derive an autoscaling policy from bench artifacts (touches no cloud)",
 		Long: `Plan turns a qmax artifact (and a ttotal artifact, or an assumed T_total) into
-thresholds, cooldowns, MAX_QUEUE_DEPTH, a fleet size from measured throughput and
-deployable Application Auto Scaling / CloudWatch documents, with findings marked
+thresholds, cooldowns, MAX_QUEUE_DEPTH and a fleet size from measured throughput (the
+arithmetic of docs/planner.md), then searches candidate policies (target tracking on
+ConcurrentRequestsPerModel or InvocationsPerInstance, step scaling, floors) for the
+cheapest whose probability of shedding within T of the surge is at most --max-shed, and
+writes its Application Auto Scaling / CloudWatch documents, with findings marked
 OK / WARN / STOP. Artifacts of the reference tool (tts-bench) are read as well.
-Exit status 1 when any finding is STOP (no policy documents are written then).`,
+Exit status 1 when any finding is STOP (no policy documents are written then).
+` + "`kokoro plan replay`" + ` plays the policies against traffic.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runPlan(cmd, f)
 		},
 	}
+	addPlanFlags(cmd, &f)
+	cmd.Flags().StringVar(&f.out, "out", "", "directory for plan.json, report.txt and the policy documents")
+	cmd.AddCommand(newPlanReplayCmd())
+	return cmd
+}
+
+// addPlanFlags declares the inputs and scenario of a plan, shared by plan and plan replay.
+func addPlanFlags(cmd *cobra.Command, f *planFlags) {
 	fl := cmd.Flags()
 	sc := &f.scenario
 	fl.StringVar(&f.qmax, "qmax", "", "qmax artifact (kokoro or tts-bench format)")
@@ -51,32 +63,41 @@ Exit status 1 when any finding is STOP (no policy documents are written then).`,
 	fl.BoolVar(&sc.AllowConfigMismatch, "allow-config-mismatch", false, "plan from artifacts of different configurations (reported as a finding)")
 	fl.StringVar(&sc.EndpointName, "endpoint", "", "endpoint name for the policy documents (default: the artifact's)")
 	fl.StringVar(&sc.VariantName, "variant", planner.DefaultVariant, "production variant for the policy documents")
+	fl.Float64Var(&sc.MaxShed, "max-shed", planner.DefaultMaxShed, "highest probability that an instance sheds within T of the surge that a proposed policy may have")
+	fl.IntVar(&sc.MaxInstances, "max-instances", 0, "most instances a proposed policy may need at the peak (0: no limit); past it the plan stops and names the largest surge a policy survives")
 	fl.Uint64Var(&sc.Seed, "seed", 1, "seed of the surge simulation")
 	fl.IntVar(&sc.SurgeTrials, "surge-trials", planner.DefaultSurgeTrials, "trials of the surge simulation")
-	fl.StringVar(&f.out, "out", "", "directory for plan.json, report.txt and the policy documents")
 	_ = cmd.MarkFlagRequired("qmax")
 	cmd.MarkFlagsMutuallyExclusive("ttotal", "assume-t-total")
-	return cmd
 }
 
-func runPlan(cmd *cobra.Command, f planFlags) error {
+// makePlan reads the artifacts the flags name and makes the plan.
+func makePlan(f planFlags) (*planner.Plan, planner.Inputs, error) {
 	in := planner.Inputs{QmaxPath: f.qmax, TTotalPath: f.ttotal}
 	var err error
 	if in.Qmax, err = artifact.ReadQmax(f.qmax); err != nil {
-		return err
+		return nil, in, err
 	}
 	if f.ttotal != "" {
 		if in.TTotal, err = artifact.ReadTTotal(f.ttotal); err != nil {
-			return err
+			return nil, in, err
 		}
 	} else if f.scenario.AssumeTTotalS <= 0 {
-		return errors.New("plan: give --ttotal FILE or --assume-t-total SECONDS")
+		return nil, in, errors.New("plan: give --ttotal FILE or --assume-t-total SECONDS")
 	}
 	sc := f.scenario
 	sc.Now = time.Now()
 	p, err := planner.Make(in, sc)
 	if err != nil {
-		return fmt.Errorf("plan: %w", err)
+		return nil, in, fmt.Errorf("plan: %w", err)
+	}
+	return p, in, nil
+}
+
+func runPlan(cmd *cobra.Command, f planFlags) error {
+	p, _, err := makePlan(f)
+	if err != nil {
+		return err
 	}
 	if err := p.WriteReport(cmd.OutOrStdout()); err != nil {
 		return err

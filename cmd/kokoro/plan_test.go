@@ -41,6 +41,31 @@ func TestPlanReferenceArtifacts(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
+	// The documents written are the proposal's; the arithmetic's (target 37.5) stay in plan.json
+	// beside them.
+	var plan struct {
+		Policy struct {
+			Proposal   int
+			Candidates []struct {
+				Kind   string
+				Target float64
+				Shed   float64 `json:"shed_probability"`
+			}
+		}
+		ReferenceDocuments struct {
+			TargetTracking struct {
+				TargetTrackingScalingPolicyConfiguration struct{ TargetValue float64 }
+			} `json:"target_tracking"`
+		} `json:"reference_documents"`
+	}
+	readJSON(t, filepath.Join(dir, "plan.json"), &plan)
+	if plan.ReferenceDocuments.TargetTracking.TargetTrackingScalingPolicyConfiguration.TargetValue != 37.5 {
+		t.Errorf("reference documents %+v", plan.ReferenceDocuments)
+	}
+	ps := plan.Policy
+	if ps.Proposal < 1 || ps.Proposal >= len(ps.Candidates) || ps.Candidates[ps.Proposal].Shed > 0.01 || !strings.Contains(out, "PROPOSED") {
+		t.Fatalf("policy search %+v\n%s", ps, out)
+	}
 	var tt struct {
 		TargetTrackingScalingPolicyConfiguration struct {
 			TargetValue      float64
@@ -49,21 +74,26 @@ func TestPlanReferenceArtifacts(t *testing.T) {
 			DisableScaleIn   bool
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "policy-target-tracking.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &tt); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join(dir, "policy-target-tracking.json"), &tt)
 	c := tt.TargetTrackingScalingPolicyConfiguration
-	if c.TargetValue != 37.5 || c.ScaleOutCooldown != 30 || c.ScaleInCooldown != 960 || !c.DisableScaleIn {
-		t.Errorf("target tracking document %+v", c)
+	if c.TargetValue != ps.Candidates[ps.Proposal].Target || c.ScaleOutCooldown != 30 || c.ScaleInCooldown != 960 || !c.DisableScaleIn {
+		t.Errorf("target tracking document %+v; the proposal's target is %v", c, ps.Candidates[ps.Proposal].Target)
 	}
 	for _, name := range []string{"plan.json", "report.txt", "scalable-target.json", "policy-step-scale-in.json", "alarm-scale-in.json", "container-env.json"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("missing %s: %v", name, err)
 		}
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 }
 

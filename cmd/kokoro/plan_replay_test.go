@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type replayFile struct {
+	Trace    string
+	Requests int
+	Replays  []struct {
+		Policy  string
+		Summary struct {
+			Requests       int
+			OK             int
+			Shed           int     `json:"shed_503"`
+			ShareWithinSLO float64 `json:"share_within_slo"`
+			MinutesOverSLO int     `json:"minutes_over_slo"`
+			ScaleOuts      int     `json:"scale_outs"`
+		}
+	}
+}
+
+// On the reference artifacts, a 1.25× step from the trough replayed against both policies:
+// the arithmetic's target of 37.5 sheds and misses the SLO for minutes, the proposal keeps
+// every request within it.
+func TestPlanReplayOfTheReference(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, err := runPlanCmd(t, "replay", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--surge", "1.25",
+		"--peak-rps", "5000", "--trough-rps", "100", "--surge-trials", "100", "--length", "25m", "--out", dir)
+	if err != nil {
+		t.Fatalf("plan replay: %v\n%s", err, out)
+	}
+	var r replayFile
+	readJSON(t, filepath.Join(dir, fileReplaySummary), &r)
+	if len(r.Replays) != 2 || !strings.HasPrefix(r.Replays[0].Policy, "reference") || !strings.HasPrefix(r.Replays[1].Policy, "proposal") {
+		t.Fatalf("replays %+v\n%s", r.Replays, out)
+	}
+	ref, pro := r.Replays[0].Summary, r.Replays[1].Summary
+	if ref.Requests != r.Requests || ref.OK+ref.Shed != ref.Requests || pro.Requests != r.Requests {
+		t.Errorf("counts: %+v %+v of %d", ref, pro, r.Requests)
+	}
+	if ref.Shed == 0 || ref.MinutesOverSLO == 0 {
+		t.Errorf("the reference policy neither shed nor missed the SLO: %+v", ref)
+	}
+	if pro.Shed != 0 || pro.MinutesOverSLO != 0 || pro.ScaleOuts == 0 {
+		t.Errorf("the proposal shed %d or missed the SLO in %d minutes (scale-outs %d)", pro.Shed, pro.MinutesOverSLO, pro.ScaleOuts)
+	}
+	if st, err := os.Stat(filepath.Join(dir, fileReplayTimeline)); err != nil || st.Size() == 0 {
+		t.Errorf("timeline: %v", err)
+	}
+}
+
+// A trace file of rates replays as well, and a bad one is refused with the line it is on.
+func TestPlanReplayTraceFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "trace.csv")
+	if err := os.WriteFile(trace, []byte("t_s,rps\n0,50\n300,50\n301,80\n600,80\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runPlanCmd(t, "replay", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "5000", "--trough-rps", "50",
+		"--surge-trials", "100", "--trace", trace, "--policies", "proposal", "--out", dir)
+	if err != nil {
+		t.Fatalf("plan replay: %v\n%s", err, out)
+	}
+	var r replayFile
+	readJSON(t, filepath.Join(dir, fileReplaySummary), &r)
+	if len(r.Replays) != 1 || r.Requests < 30000 || r.Requests > 40000 {
+		t.Errorf("%d requests in %d replays (want about 15 000 + 24 000)", r.Requests, len(r.Replays))
+	}
+	if err := os.WriteFile(trace, []byte("t_s,rps\n0,50\n-3,80\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = runPlanCmd(t, "replay", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "5000", "--trough-rps", "50", "--trace", trace)
+	if err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("bad trace: %v", err)
+	}
+}

@@ -1,0 +1,180 @@
+package planner
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/replay"
+	"github.com/kokoro-sm/kokoro/scaling"
+)
+
+// The chain's exact passage probability agrees with the independent uniformization of the
+// surge tests (firstPassage, which shares only the rates), whichever way exceed computes it:
+// step by step for short horizons, by squaring the step's matrix for long ones.
+func TestChainExceedMatchesFirstPassage(t *testing.T) {
+	t.Parallel()
+	x := curve{{1, 10}, {4, 30}, {50, 30}} // a server that grows to 3 slots of 10 rps
+	const limit = 12
+	c := chain{mu: make([]float64, limit+1)}
+	for n := range c.mu {
+		c.mu[n], _ = x.at(float64(n))
+	}
+	for _, tc := range []struct {
+		lambda, horizon float64
+		start           int
+	}{{25, 5, 3}, {28, 60, 0}, {20, 300, 2}, {31, 3600, 5}} {
+		start := make([]float64, limit+1)
+		start[tc.start] = 1
+		got := c.exceed(tc.lambda, start, limit-1, tc.horizon)
+		want := firstPassage(x, tc.lambda, tc.start, limit, tc.horizon)
+		if math.Abs(got-want) > 1e-6 {
+			t.Errorf("λ %g over %g s from %d: exceed %.9f, first passage %.9f", tc.lambda, tc.horizon, tc.start, got, want)
+		}
+	}
+}
+
+// The stationary distribution of one server with a large limit is M/M/1's: mean ρ/(1−ρ).
+func TestChainStationaryIsMM1(t *testing.T) {
+	t.Parallel()
+	c := chainFor(replay.Service{Servers: 1, Mean: 100 * time.Millisecond}, 400)
+	for _, rho := range []float64{0.3, 0.8, 0.95} {
+		if got, want := c.mean(rho*10), rho/(1-rho); math.Abs(got-want) > 1e-6*want {
+			t.Errorf("ρ %.2f: mean %.6f, want %.6f", rho, got, want)
+		}
+	}
+}
+
+// The Monte Carlo estimate of the shed probability brackets the exact value.
+func TestShedSimulationBracketsTheExactValue(t *testing.T) {
+	t.Parallel()
+	c := chainFor(replay.Service{Servers: 1, Mean: 56 * time.Millisecond}, 50)
+	for i, lambda := range []float64{11, 12.5, 13.5} {
+		exact := c.shed(lambda, 1.25, 300)
+		fails := c.simulateShed(lambda, 1.25, 300, 2000, uint64(i+1))
+		lo, hi := wilson(fails, 2000)
+		// A 99.9 % band: the 95 % interval misses one time in twenty by design.
+		pad := 3.3 / 1.96 * (hi - lo) / 2
+		if exact < lo-pad || exact > hi+pad {
+			t.Errorf("λ %g: exact %.4f outside the simulation's %.4f–%.4f (%d of 2000)", lambda, exact, lo, hi, fails)
+		}
+	}
+}
+
+// The window maximum's distribution falls with the load and rises with m, and is near 1 at
+// almost no load.
+func TestWindowMaxIsMonotone(t *testing.T) {
+	t.Parallel()
+	c := chainFor(replay.Service{Servers: 2, Mean: 200 * time.Millisecond}, 30)
+	if f := c.windowMax(0.01, 1, 10); f < 0.99 {
+		t.Errorf("P(max ≤ 1) at 0.01 rps = %.4f", f)
+	}
+	prev := 1.0
+	for _, l := range []float64{1, 3, 6, 9} {
+		f := c.windowMax(l, 5, 10)
+		if f > prev+1e-12 {
+			t.Errorf("P(max ≤ 5) rose from %.4f to %.4f at %g rps", prev, f, l)
+		}
+		prev = f
+		if g := c.windowMax(l, 8, 10); g < f-1e-12 {
+			t.Errorf("at %g rps P(max ≤ 8) %.4f < P(max ≤ 5) %.4f", l, g, f)
+		}
+	}
+}
+
+func referencePlan(t *testing.T, mut func(*Scenario)) *Plan {
+	t.Helper()
+	q, err := artifact.ReadQmax(refQmax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt, err := artifact.ReadTTotal(refTTotal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := Scenario{Surge: 1.25, PeakRPS: 5000, TroughRPS: 100, Seed: 1, SurgeTrials: 200}
+	if mut != nil {
+		mut(&sc)
+	}
+	p, err := Make(Inputs{Qmax: q, TTotal: tt}, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// On the reference artifacts the arithmetic's target sheds for certain, every candidate is
+// judged by its own numbers, and the proposal is the cheapest feasible one; its documents
+// carry its numbers.
+func TestSearchOnTheReference(t *testing.T) {
+	t.Parallel()
+	p := referencePlan(t, nil)
+	ps := p.Policy
+	pr := ps.proposal()
+	if pr == nil {
+		t.Fatalf("no proposal: %+v", ps)
+	}
+	for i, c := range ps.Candidates {
+		if c.Feasible != (c.Shed <= ps.MaxShed) {
+			t.Errorf("%s: feasible %v with shed %.4g", c.Kind, c.Feasible, c.Shed)
+		}
+		if c.Feasible && i != ps.Proposal && c.InstanceHoursPerDay < pr.InstanceHoursPerDay {
+			t.Errorf("%s is feasible and cheaper (%.0f) than the proposal %s (%.0f)", c.Kind, c.InstanceHoursPerDay, pr.Kind, pr.InstanceHoursPerDay)
+		}
+		if c.MinInstances < 1 || c.PeakInstances < c.MinInstances || c.InstanceHoursPerDay < 24*float64(c.MinInstances)-1e-9 {
+			t.Errorf("%s: fleet %d–%d, %.0f instance-hours", c.Kind, c.MinInstances, c.PeakInstances, c.InstanceHoursPerDay)
+		}
+	}
+	if ref := ps.Candidates[0]; ref.Kind != KindReference || ref.Shed < 0.99 || ref.Target != 37.5 {
+		t.Errorf("reference %+v", ref)
+	}
+	// The operating load survives, and a little more would not: the search went as far as
+	// the bound allows (for a target-tracking policy on invocations, to a whole request a
+	// minute).
+	c := chainFor(ps.Service.Service, ps.Limit)
+	if got := c.shed(pr.OperatingRPS, 1.25, pr.HorizonS); got > ps.MaxShed {
+		t.Errorf("proposal sheds %.4g at its operating load", got)
+	}
+	if more := c.shed(pr.OperatingRPS*1.03, 1.25, pr.HorizonS); more <= ps.MaxShed {
+		t.Errorf("3 %% more load still sheds only %.4g: the search stopped short", more)
+	}
+	d := p.Documents
+	if d.ScalableTarget.MinCapacity != pr.MinInstances || d.ScalableTarget.MaxCapacity < pr.PeakInstances {
+		t.Errorf("scalable target %+v for fleet %d–%d", d.ScalableTarget, pr.MinInstances, pr.PeakInstances)
+	}
+	switch pr.Kind {
+	case KindTTInvocations:
+		tt := d.TargetTracking.TargetTrackingScalingPolicyConfiguration
+		if tt.PredefinedMetricSpecification.PredefinedMetricType != scaling.PredefinedInvocations || tt.TargetValue != pr.Target ||
+			math.Abs(pr.Target/60-pr.OperatingRPS) > 1e-9 || d.ScaleInAlarm.MetricName != scaling.MetricInvocations {
+			t.Errorf("documents %+v for %+v", tt, pr)
+		}
+	case KindTTConcurrency, KindStepConcurrency:
+		if d.ScaleInAlarm.MetricName != scaling.MetricConcurrency {
+			t.Errorf("scale-in alarm on %s", d.ScaleInAlarm.MetricName)
+		}
+	}
+	if _, err := scaling.NewScaler(d, scaling.DefaultModel(), pr.MinInstances); err != nil {
+		t.Errorf("the proposal's documents do not model: %v", err)
+	}
+}
+
+// With too few instances allowed no candidate is feasible: the plan stops and names the
+// largest surge one survives, and at a slightly smaller surge a plan within the limit exists.
+func TestSearchStopsWithinTheInstanceLimit(t *testing.T) {
+	t.Parallel()
+	limit := func(sc *Scenario) { sc.MaxInstances = 370 }
+	p := referencePlan(t, limit)
+	if p.Policy.proposal() != nil || p.Verdict != VerdictStop || p.Documents.ScalableTarget != nil {
+		t.Fatalf("proposal %+v, verdict %s", p.Policy.proposal(), p.Verdict)
+	}
+	s := p.Policy.LargestSurge
+	if s <= 1 || s >= 1.25 {
+		t.Fatalf("largest survivable surge %.4g, want between 1 and 1.25", s)
+	}
+	q := referencePlan(t, func(sc *Scenario) { limit(sc); sc.Surge = s - 0.02 })
+	if pr := q.Policy.proposal(); pr == nil || pr.PeakInstances > 370 {
+		t.Errorf("at surge %.3g: proposal %+v", s-0.02, pr)
+	}
+}

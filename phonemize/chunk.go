@@ -10,7 +10,7 @@ import (
 
 // Options configures Chunks.
 type Options struct {
-	Lang             string // "en-us" | "en-gb"; "" = en-us
+	Lang             string // a code of LangCodes; "" = en-us
 	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs
 	// FirstChunkMinIDs is the shortest first chunk that may end at punctuation: a comma after
 	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
@@ -247,7 +247,7 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 
 // cutter reads text into the pieces Chunks cuts, with opt's budgets resolved.
 func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
-	g, err := p.dialect(opt.Lang)
+	g, err := p.readerFor(opt.Lang)
 	if err != nil {
 		return cutter{}, err
 	}
@@ -271,7 +271,10 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 	}
 	var pieces []piece
 	for _, para := range paragraphBreak.Split(text, -1) {
-		_, toks := g.convert(para)
+		_, toks, err := g.read(para)
+		if err != nil {
+			return cutter{}, err
+		}
 		prev := &token{} // the word before t
 		for _, t := range toks {
 			ps := t.ps + t.ws
@@ -540,6 +543,9 @@ func cutStrength(t *token) int {
 	ps := strings.TrimRight(t.ps, " ")
 	if t.ws == "" && !strings.ContainsAny(lastRuneStr(ps), nonQuotePuncts) {
 		return cutNone
+	}
+	if c, ok := textCut(t); ok {
+		return c
 	}
 	switch lastRuneStr(ps) {
 	case ".", "!", "?", "…":

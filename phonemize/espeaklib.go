@@ -130,6 +130,18 @@ func setLibVoice(voice string) bool {
 // espeakLibPhonemes returns the library's phonemes for text in voice, with '^' ties, as the
 // phonemizer package hands them to the reference: clauses joined by a space.
 func espeakLibPhonemes(voice, text string) (string, error) {
+	ps, err := espeakLibRaw(voice, text)
+	if err != nil {
+		return "", err
+	}
+	ps = strings.ReplaceAll(ps, "\u0361", "^")
+	return strings.Join(strings.Fields(ps), " "), nil
+}
+
+// espeakLibRaw returns the library's answer for text in voice as it comes: each clause's
+// phonemes with U+0361 ties, the clauses joined by a space. voice is an espeak-ng code, a
+// listed name or a voice identifier ("roa/es").
+func espeakLibRaw(voice, text string) (string, error) {
 	if err := openEspeakLib(); err != nil {
 		return "", err
 	}
@@ -149,6 +161,5 @@ func espeakLibPhonemes(voice, text string) (string, error) {
 		return "", errEspeakLib
 	}
 	defer C.free(unsafe.Pointer(r))
-	ps := strings.ReplaceAll(C.GoString(r), "\u0361", "^")
-	return strings.Join(strings.Fields(ps), " "), nil
+	return C.GoString(r), nil
 }

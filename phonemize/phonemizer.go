@@ -142,26 +142,17 @@ func isAmerican(lang string) bool {
 	return false
 }
 
-// Phonemize converts text to one phoneme string.
+// Phonemize converts text in lang (a code of LangCodes) to one phoneme string.
 func (p *Phonemizer) Phonemize(text, lang string) (string, error) {
-	g, err := p.dialect(lang)
+	g, err := p.readerFor(lang)
 	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(text) == "" {
 		return "", fmt.Errorf("phonemize: %w", ErrEmptyText)
 	}
-	ps, _ := g.convert(text)
-	return strings.TrimSpace(ps), nil
-}
-
-// LangForVoice picks the dialect from a Kokoro voice name: "a…" voices are American,
-// "b…" voices British; anything else reads as American.
-func LangForVoice(voice string) string {
-	if strings.HasPrefix(voice, "b") {
-		return "en-gb"
-	}
-	return "en-us"
+	ps, _, err := g.read(text)
+	return strings.TrimSpace(ps), err
 }
 
 // Tokenize maps phonemes to vocabulary ids, skipping symbols outside the vocabulary.

@@ -90,20 +90,47 @@ func scoreLang(t *testing.T, p *Phonemizer, lang string, rows []langRow) langSco
 // (scripts/lang_reference.sh --espeak system), so that the G2P is compared, not two releases of
 // espeak-ng's rules. The files named *_espeak152.tsv hold the reference as shipped, on
 // espeakng-loader's espeak-ng 1.52.0; TestLangFidelityShippedEspeak reports against those.
-var espeakLangCases = []struct {
-	lang, file string
-	minExact   float64
-}{
+//
+// The *_dev files are development data; the *_heldout files were committed (1ef7561) before
+// the first commit that scored them and are never tuned on (testdata/lang/README.md).
+var espeakLangCases = []langCase{
 	{"es", "es_dev.tsv", 0.99}, {"fr-fr", "fr_dev.tsv", 0.99}, {"hi", "hi_dev.tsv", 0.99},
 	{"it", "it_dev.tsv", 0.99}, {"pt-br", "pt-br_dev.tsv", 0.99},
+	{"es", "es_heldout.tsv", 0.99}, {"fr-fr", "fr_heldout.tsv", 0.99}, {"hi", "hi_heldout.tsv", 0.99},
+	{"it", "it_heldout.tsv", 0.99}, {"pt-br", "pt-br_heldout.tsv", 0.99},
+}
+
+// shippedEspeakCases are the held-out corpora against the reference as shipped, on
+// espeak-ng 1.52.0 where this machine loads Debian 12's 1.51: what differs is espeak-ng's own
+// rules between the two releases (Spanish n before f, for one). The floors hold what was
+// measured.
+var shippedEspeakCases = []langCase{
+	{"es", "es_heldout_espeak152.tsv", 0.95}, {"fr-fr", "fr_heldout_espeak152.tsv", 0.97},
+	{"hi", "hi_heldout_espeak152.tsv", 0.97}, {"it", "it_heldout_espeak152.tsv", 0.97},
+	{"pt-br", "pt-br_heldout_espeak152.tsv", 0.97},
+}
+
+type langCase struct {
+	lang, file string
+	minExact   float64
 }
 
 // TestLangFidelity scores each language's corpus against the reference's phonemes:
 // `go test ./phonemize -run TestLangFidelity -v` prints the table (n, exact with its 95 %
 // Wilson interval, phoneme error rate).
 func TestLangFidelity(t *testing.T) {
+	checkLangCases(t, espeakLangCases)
+}
+
+// TestLangFidelityShippedEspeak reports the held-out corpora against the reference on its own
+// espeak-ng (shippedEspeakCases).
+func TestLangFidelityShippedEspeak(t *testing.T) {
+	checkLangCases(t, shippedEspeakCases)
+}
+
+func checkLangCases(t *testing.T, cases []langCase) {
 	p := langPhonemizer(t)
-	for _, c := range espeakLangCases {
+	for _, c := range cases {
 		header, rows := loadLangRows(t, c.file)
 		if len(rows) < 200 {
 			t.Fatalf("%s: %d rows, want at least 200", c.file, len(rows))

@@ -269,3 +269,24 @@ func TestLangChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestCutSentencesOtherScripts checks that streamed text is cut after a sentence in Hindi,
+// Chinese and Japanese: after a danda and a space, and after a full-width mark at once (no
+// space follows it), keeping its closing bracket.
+func TestCutSentencesOtherScripts(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, done, rest string }{
+		{"आप कैसे हैं। आज मौसम", "आप कैसे हैं।", "आज मौसम"},
+		{"你好。今天天气", "你好。", "今天天气"},
+		{"こんにちは、お元気ですか。「はい」と", "こんにちは、お元気ですか。", "「はい」と"},
+		{"他说：「好。」然后", "他说：「好。」", "然后"},
+		{"真的吗？！我", "真的吗？！", "我"},
+		{"还没说完", "", "还没说完"},
+		{"你好。", "", "你好。"}, // the next piece may go on with a closing bracket
+	} {
+		done, rest := CutSentences(c.in)
+		if done != c.done || rest != c.rest {
+			t.Errorf("CutSentences(%q) = %q, %q; want %q, %q", c.in, done, rest, c.done, c.rest)
+		}
+	}
+}

@@ -290,3 +290,42 @@ func TestCutSentencesOtherScripts(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEspeakLangSteps feeds any text through the phonemizer package's steps with a stand-in
+// espeak-ng: they never panic, never leave a tie, and keep every piece's words.
+func FuzzEspeakLangSteps(f *testing.F) {
+	for _, s := range []string{"hola, mundo.", "¿qué? ¡sí!", "«a» (b) [c] {d}", "...", " , ", "a - b — c…", "x\ny"} {
+		f.Add(s)
+	}
+	e := &espeakLang{voice: "roa/es", phonemes: func(_, text string) (string, error) {
+		return strings.Join(strings.Fields(text), " t\u0361ʃ "), nil
+	}}
+	f.Fuzz(func(t *testing.T, text string) {
+		got, err := e.read(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(got, "^\u0361") {
+			t.Errorf("read(%q) = %q keeps a tie", text, got)
+		}
+	})
+}
+
+// FuzzResolveLang: any lang and voice give a code of LangCodes or an unsupported-language error.
+func FuzzResolveLang(f *testing.F) {
+	for _, s := range [][2]string{{"", "af_heart"}, {"es", ""}, {"EN_gb", "x"}, {"zz", "jf_alpha"}, {"", "zf_xiaobei"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, lang, voice string) {
+		code, err := ResolveLang(lang, voice)
+		if err != nil {
+			if !errors.Is(err, ErrUnsupportedLang) {
+				t.Errorf("ResolveLang(%q, %q): %v does not wrap ErrUnsupportedLang", lang, voice, err)
+			}
+			return
+		}
+		if !slices.Contains(LangCodes(), code) {
+			t.Errorf("ResolveLang(%q, %q) = %q, not a code of LangCodes", lang, voice, code)
+		}
+	})
+}

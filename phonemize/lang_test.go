@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
 
 // langPhonemizer is a Phonemizer for the languages other than English, which need no
@@ -215,7 +218,7 @@ func TestLangSelection(t *testing.T) {
 	} {
 		got, err := ResolveLang(c.lang, c.voice)
 		if c.bad {
-			if !errors.Is(err, ErrUnsupportedLang) || !strings.Contains(err.Error(), "es, fr-fr, hi, it, pt-br") {
+			if !errors.Is(err, ErrUnsupportedLang) || !strings.Contains(err.Error(), "es, fr-fr, hi, it, pt-br, zh") {
 				t.Errorf("ResolveLang(%q, %q) = %q, %v; want an unsupported-language error listing the languages", c.lang, c.voice, got, err)
 			}
 			continue
@@ -328,4 +331,32 @@ func FuzzResolveLang(f *testing.F) {
 			t.Errorf("ResolveLang(%q, %q) = %q, not a code of LangCodes", lang, voice, code)
 		}
 	})
+}
+
+// TestMandarinChunks checks that Mandarin chunks end on its punctuation (the full-width marks,
+// which its reader writes as ASCII ones in the phonemes) and join back to the whole reading.
+func TestMandarinChunks(t *testing.T) {
+	p := &Phonemizer{zh: zh.New(filepath.Join(testenv.Assets(t).Lexicon, "zh"))}
+	text := "你好，今天天气很好。我们明天去公园散步吧！你觉得怎么样？"
+	whole, err := p.Phonemize(text, "zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := p.Chunks(text, Options{Lang: "zh", FirstChunkMinIDs: 4, MaxIDs: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var joined []string
+	for i, ch := range chunks {
+		joined = append(joined, ch.Phonemes)
+		if i < len(chunks)-1 && ch.Break < BreakComma {
+			t.Errorf("chunk %d (%q) ends between words, want at punctuation", i, ch.Text)
+		}
+	}
+	if len(chunks) < 3 || chunks[0].Break != BreakComma {
+		t.Errorf("chunks %+v: want the first at the comma, then a sentence each", chunks)
+	}
+	if got := strings.Join(joined, " "); got != whole {
+		t.Errorf("chunks joined\n  %s\nwant the whole text's\n  %s", got, whole)
+	}
 }

@@ -3,6 +3,8 @@ package phonemize
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
 
 // reader reads one paragraph of one language: its phoneme string and its words, each word's
@@ -42,7 +44,30 @@ func (p *Phonemizer) readerFor(lang string) (reader, error) {
 		}
 		return espeakReader{lang: l, e: &espeakLang{voice: l.espeak, phonemes: espeakLibRaw}}, nil
 	}
+	if l.Code == "zh" && p.zh != nil {
+		if err := p.zh.Load(); err != nil {
+			return nil, fmt.Errorf("%w %q: %w", ErrUnsupportedLang, l.Code, err)
+		}
+		return zhReader{p.zh}, nil
+	}
 	return nil, fmt.Errorf("%w %q", ErrUnsupportedLang, l.Code)
+}
+
+// zhReader reads Mandarin (package zh) into words for the chunker.
+type zhReader struct{ g *zh.G2P }
+
+func (r zhReader) read(text string) (string, []*token, error) {
+	words, err := r.g.Read(text)
+	if err != nil {
+		return "", nil, err
+	}
+	var b strings.Builder
+	toks := make([]*token, len(words))
+	for i, w := range words {
+		toks[i] = &token{text: w.Text, ps: w.Phonemes, hasPS: true, ws: w.Space}
+		b.WriteString(w.Phonemes + w.Space)
+	}
+	return b.String(), toks, nil
 }
 
 // espeakReader reads a language through espeak-ng (espeakLang) and cuts the phonemes into

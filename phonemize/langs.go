@@ -32,7 +32,7 @@ var languages = []Language{
 	{Code: "it", Prefix: 'i', Name: "Italian", espeak: "roa/it", speaks: true},
 	{Code: "pt-br", Prefix: 'p', Name: "Brazilian Portuguese", espeak: "roa/pt-BR", speaks: true},
 	{Code: "ja", Prefix: 'j', Name: "Japanese"},
-	{Code: "zh", Prefix: 'z', Name: "Mandarin Chinese"},
+	{Code: "zh", Prefix: 'z', Name: "Mandarin Chinese", speaks: true},
 }
 
 // langAliases are other spellings of the codes: the reference pipeline's one-letter codes,

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kokoro-sm/kokoro/phonemize/internal/postag"
+	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
 
 // ErrEmptyText reports a text with nothing to speak.
@@ -16,7 +17,7 @@ var ErrEmptyText = errors.New("empty text")
 
 // Config configures a Phonemizer.
 type Config struct {
-	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict
+	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict, and zh/ (zh.Files)
 	// Espeak: "" = espeak-ng from PATH when installed, through its library loaded in-process
 	// (its binary when the library does not load); "off" = never; else a path to the binary.
 	Espeak string
@@ -31,6 +32,8 @@ type Phonemizer struct {
 	espeakLib bool
 
 	usEspeak, gbEspeak *espeak // nil without espeak-ng
+
+	zh *zh.G2P // Mandarin, its dictionaries read on first use
 }
 
 // New loads both dialects' lexicons and locates espeak-ng.
@@ -49,7 +52,7 @@ func New(cfg Config) (*Phonemizer, error) {
 	if err := errors.Join(errUS, errGB, errCMU, errTagger); err != nil {
 		return nil, fmt.Errorf("load lexicons: %w", err)
 	}
-	p := &Phonemizer{}
+	p := &Phonemizer{zh: zh.New(filepath.Join(cfg.LexiconDir, "zh"))}
 	switch cfg.Espeak {
 	case "off":
 	case "":

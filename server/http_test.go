@@ -335,7 +335,7 @@ func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
 		{"speed zero", "POST", api.RouteInvocations, `{"text":"hi","speed":0}`, 400, "invalid_speed", "[0.5, 2]"},
 		{"speed too high", "POST", api.RouteInvocations, `{"text":"hi","speed":2.5}`, 400, "invalid_speed", "2.5"},
 		{"unsupported format", "POST", api.RouteInvocations, `{"text":"hi","format":"ogg"}`, 400, "unsupported_format", "mp3, opus, flac, wav, pcm"},
-		{"unsupported lang", "POST", api.RouteInvocations, `{"text":"hi","lang":"de"}`, 400, "unsupported_lang", "en-us, en-gb, es, fr-fr, hi, it, pt-br"},
+		{"unsupported lang", "POST", api.RouteInvocations, `{"text":"hi","lang":"de"}`, 400, "unsupported_lang", "en-us, en-gb, es, fr-fr, hi, it, pt-br, zh"},
 		{"lang of no reader", "POST", api.RouteInvocations, `{"text":"hi","lang":"ja"}`, 400, "unsupported_lang", `"ja"; supported: en-us`},
 		{"stale request", "POST", api.RouteInvocations, fmt.Sprintf(`{"text":"hi","request_timestamp":%v}`, stale), 408, api.ErrRequestStale, "limit is 56 s"},
 		{"wrong method", "GET", api.RouteInvocations, ``, 405, "method_not_allowed", "use POST"},

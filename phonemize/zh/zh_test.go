@@ -144,3 +144,27 @@ func TestFidelity(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLoad measures reading the dictionaries, which the first Mandarin request waits for:
+// `go test ./phonemize/zh -run '^$' -bench Load -benchtime 3x -benchmem`.
+func BenchmarkLoad(b *testing.B) {
+	dir := filepath.Join(testenv.Assets(b).Lexicon, "zh")
+	for b.Loop() {
+		if _, err := load(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPhonemize measures reading a Mandarin sentence once the dictionaries are loaded:
+// `go test ./phonemize/zh -run '^$' -bench Phonemize`.
+func BenchmarkPhonemize(b *testing.B) {
+	g := testG2P(b)
+	const text = "我们在2024年3月15日见面，今天天气很好，大约有三到五个人会来参加这次活动。"
+	for b.Loop() {
+		if _, err := g.Phonemize(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(len([]rune(text))), "µs/char")
+}

@@ -286,7 +286,11 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 			if cut == cutWord && leansOn(t) {
 				cut = cutInside
 			}
-			pieces = append(pieces, piece{text: t.text + t.ws, ps: ps, ids: len(Tokenize(ps)), cut: cut})
+			text := t.text
+			if text != "" {
+				text += t.ws // a word with no text of its own (another script's reading) adds no space
+			}
+			pieces = append(pieces, piece{text: text, ps: ps, ids: len(Tokenize(ps)), cut: cut})
 		}
 		if len(pieces) > 0 {
 			pieces[len(pieces)-1].cut = cutPara

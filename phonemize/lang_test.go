@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize/ja"
 	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
 
@@ -218,7 +219,7 @@ func TestLangSelection(t *testing.T) {
 	} {
 		got, err := ResolveLang(c.lang, c.voice)
 		if c.bad {
-			if !errors.Is(err, ErrUnsupportedLang) || !strings.Contains(err.Error(), "es, fr-fr, hi, it, pt-br, zh") {
+			if !errors.Is(err, ErrUnsupportedLang) || !strings.Contains(err.Error(), "es, fr-fr, hi, it, pt-br, ja, zh") {
 				t.Errorf("ResolveLang(%q, %q) = %q, %v; want an unsupported-language error listing the languages", c.lang, c.voice, got, err)
 			}
 			continue
@@ -358,5 +359,37 @@ func TestMandarinChunks(t *testing.T) {
 	}
 	if got := strings.Join(joined, " "); got != whole {
 		t.Errorf("chunks joined\n  %s\nwant the whole text's\n  %s", got, whole)
+	}
+}
+
+// TestJapaneseChunks checks that Japanese chunks end on its punctuation (。、！？, which its
+// reader writes as ASCII marks) and join back to the whole reading, with the text beside them.
+func TestJapaneseChunks(t *testing.T) {
+	p := &Phonemizer{ja: ja.New(filepath.Join(testenv.Assets(t).Lexicon, "ja"))}
+	text := "こんにちは、お元気ですか。今日はいい天気ですね！明日も晴れるでしょうか？"
+	whole, err := p.Phonemize(text, "ja")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := p.Chunks(text, Options{Lang: "ja", FirstChunkMinIDs: 4, MaxIDs: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var joined, texts []string
+	for i, ch := range chunks {
+		joined = append(joined, ch.Phonemes)
+		texts = append(texts, ch.Text)
+		if i < len(chunks)-1 && ch.Break < BreakComma {
+			t.Errorf("chunk %d (%q) ends between words, want at punctuation", i, ch.Text)
+		}
+	}
+	if len(chunks) < 3 || chunks[0].Break != BreakComma || chunks[0].Text != "こんにちは、" {
+		t.Errorf("chunks %+v: want the first at the comma, then a sentence each", chunks)
+	}
+	if got := strings.Join(joined, " "); got != whole {
+		t.Errorf("chunks joined\n  %s\nwant the whole text's\n  %s", got, whole)
+	}
+	if got := strings.ReplaceAll(strings.Join(texts, ""), " ", ""); got != text {
+		t.Errorf("chunk texts %q, want the text back", texts)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kokoro-sm/kokoro/phonemize/ja"
 	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
 
@@ -44,6 +45,12 @@ func (p *Phonemizer) readerFor(lang string) (reader, error) {
 		}
 		return espeakReader{lang: l, e: &espeakLang{voice: l.espeak, phonemes: espeakLibRaw}}, nil
 	}
+	if l.Code == "ja" && p.ja != nil {
+		if err := p.ja.Load(); err != nil {
+			return nil, fmt.Errorf("%w %q: %w", ErrUnsupportedLang, l.Code, err)
+		}
+		return jaReader{p.ja}, nil
+	}
 	if l.Code == "zh" && p.zh != nil {
 		if err := p.zh.Load(); err != nil {
 			return nil, fmt.Errorf("%w %q: %w", ErrUnsupportedLang, l.Code, err)
@@ -51,6 +58,17 @@ func (p *Phonemizer) readerFor(lang string) (reader, error) {
 		return zhReader{p.zh}, nil
 	}
 	return nil, fmt.Errorf("%w %q", ErrUnsupportedLang, l.Code)
+}
+
+// jaReader reads Japanese (package ja) and cuts the phonemes into words for the chunker.
+type jaReader struct{ g *ja.G2P }
+
+func (r jaReader) read(text string) (string, []*token, error) {
+	ps, err := r.g.Phonemize(text)
+	if err != nil || ps == "" {
+		return "", nil, err
+	}
+	return ps, wordTokens(text, ps), nil
 }
 
 // zhReader reads Mandarin (package zh) into words for the chunker.
@@ -105,23 +123,42 @@ func (r espeakReader) read(text string) (string, []*token, error) {
 }
 
 // wordTokens cuts phonemes at their spaces into words, with the text's words beside them when
-// the two have as many words, else the text on the last word. Joined with their whitespace
-// the words give ps back exactly.
+// the two have as many words; else the text's phrases (cut after each punctuation mark) on
+// the words that end with a mark, when the two have as many marks; else the whole text on the
+// last word. Joined with their whitespace the words give ps back exactly.
 func wordTokens(text, ps string) []*token {
 	words := strings.Split(ps, " ")
 	src := strings.Fields(text)
 	toks := make([]*token, len(words))
+	var marked []*token // the words whose phonemes end with a mark
 	for i, w := range words {
 		t := &token{ps: w, hasPS: true, ws: " "}
 		if len(src) == len(words) {
 			t.text = src[i]
 		}
+		if w != "" && strings.ContainsRune(nonQuotePuncts, lastRune(w)) {
+			marked = append(marked, t)
+		}
 		toks[i] = t
 	}
 	last := toks[len(toks)-1]
 	last.ws = ""
-	if len(src) != len(words) {
+	if len(src) == len(words) {
+		return toks
+	}
+	phrases := splitAfterAny(strings.TrimSpace(text), nonQuotePuncts+"。、！？；：，．")
+	if n := len(phrases); n > 0 && strings.TrimSpace(phrases[n-1]) == "" {
+		phrases = phrases[:n-1]
+	}
+	if len(marked) == 0 || len(phrases) < len(marked) || len(phrases) > len(marked)+1 {
 		last.text = strings.TrimSpace(text)
+		return toks
+	}
+	for i, t := range marked {
+		t.text = strings.TrimSpace(phrases[i])
+	}
+	if len(phrases) > len(marked) {
+		last.text += strings.TrimSpace(phrases[len(marked)])
 	}
 	return toks
 }

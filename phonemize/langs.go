@@ -31,7 +31,7 @@ var languages = []Language{
 	{Code: "hi", Prefix: 'h', Name: "Hindi", espeak: "inc/hi", speaks: true},
 	{Code: "it", Prefix: 'i', Name: "Italian", espeak: "roa/it", speaks: true},
 	{Code: "pt-br", Prefix: 'p', Name: "Brazilian Portuguese", espeak: "roa/pt-BR", speaks: true},
-	{Code: "ja", Prefix: 'j', Name: "Japanese"},
+	{Code: "ja", Prefix: 'j', Name: "Japanese", speaks: true},
 	{Code: "zh", Prefix: 'z', Name: "Mandarin Chinese", speaks: true},
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kokoro-sm/kokoro/phonemize/internal/postag"
+	"github.com/kokoro-sm/kokoro/phonemize/ja"
 	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
 
@@ -17,7 +18,7 @@ var ErrEmptyText = errors.New("empty text")
 
 // Config configures a Phonemizer.
 type Config struct {
-	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict, and zh/ (zh.Files)
+	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict, zh/ (zh.Files) and ja/ (ja.Files)
 	// Espeak: "" = espeak-ng from PATH when installed, through its library loaded in-process
 	// (its binary when the library does not load); "off" = never; else a path to the binary.
 	Espeak string
@@ -34,6 +35,7 @@ type Phonemizer struct {
 	usEspeak, gbEspeak *espeak // nil without espeak-ng
 
 	zh *zh.G2P // Mandarin, its dictionaries read on first use
+	ja *ja.G2P // Japanese, likewise
 }
 
 // New loads both dialects' lexicons and locates espeak-ng.
@@ -52,7 +54,7 @@ func New(cfg Config) (*Phonemizer, error) {
 	if err := errors.Join(errUS, errGB, errCMU, errTagger); err != nil {
 		return nil, fmt.Errorf("load lexicons: %w", err)
 	}
-	p := &Phonemizer{zh: zh.New(filepath.Join(cfg.LexiconDir, "zh"))}
+	p := &Phonemizer{zh: zh.New(filepath.Join(cfg.LexiconDir, "zh")), ja: ja.New(filepath.Join(cfg.LexiconDir, "ja"))}
 	switch cfg.Espeak {
 	case "off":
 	case "":

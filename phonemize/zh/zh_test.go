@@ -168,3 +168,32 @@ func BenchmarkPhonemize(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(len([]rune(text))), "µs/char")
 }
+
+// FuzzPhonemize: any text is read without a panic.
+func FuzzPhonemize(f *testing.F) {
+	for _, s := range []string{"你好，世界。", "2024年3月15日", "3-5个", "1/2", "-3.5%", "12℃", "１２３", "abc 中文"} {
+		f.Add(s)
+	}
+	g := testG2P(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, err := g.Phonemize(text); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestAn2cn checks cn2an's number writing at the turns of its rules.
+func TestAn2cn(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"0": "零", "10": "十", "15": "十五", "105": "一百零五", "1000": "一千", "10005": "一万零五",
+		"100000000": "一亿", "100010000": "一亿零一万", "-3.50": "负三点五零", "007": "七",
+	} {
+		if got, ok := an2cn(in); !ok || got != want {
+			t.Errorf("an2cn(%s) = %s, %v; want %s", in, got, ok, want)
+		}
+	}
+	if _, ok := an2cn("12345678901234567"); ok {
+		t.Error("an2cn of 17 digits succeeded; cn2an refuses it")
+	}
+}

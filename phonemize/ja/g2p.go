@@ -25,6 +25,7 @@ type G2P struct {
 	once  sync.Once
 	tok   *tokenizer.Tokenizer
 	d     *dict.Dict
+	prons []string // each dictionary word's pronunciation (発音形), by its id
 	words map[string]bool
 	err   error
 }
@@ -40,7 +41,7 @@ func (g *G2P) Load() error {
 			g.err = fmt.Errorf("japanese dictionary: %w (run `make setup`)", err)
 			return
 		}
-		g.d = d
+		g.d, g.prons = d, pronunciations(d)
 		if g.tok, err = tokenizer.New(d, tokenizer.OmitBosEos()); err != nil {
 			g.err = err
 			return
@@ -48,6 +49,32 @@ func (g *G2P) Load() error {
 		g.words, g.err = loadWords(filepath.Join(g.dir, "ja_words.txt"))
 	})
 	return g.err
+}
+
+// pronIndex is the index of the pronunciation (発音形出現形) in a UniDic word's features.
+const pronIndex = 9
+
+// pronunciations keeps each known word's pronunciation, the one feature the reader uses, and
+// drops the rest of the dictionary's contents: they hold 375 MB once loaded, the
+// pronunciations a few tens.
+func pronunciations(d *dict.Dict) []string {
+	prons := make([]string, len(d.Contents))
+	seen := map[string]string{}
+	for id, c := range d.Contents {
+		// The features are the part of speech (POSTable) followed by the contents.
+		k := pronIndex - len(d.POSTable.POSs[id])
+		if k < 0 || k >= len(c) {
+			continue
+		}
+		p, ok := seen[c[k]]
+		if !ok {
+			p = strings.Clone(c[k])
+			seen[p] = p
+		}
+		prons[id] = p
+	}
+	d.Contents = nil
+	return prons
 }
 
 func loadWords(path string) (map[string]bool, error) {
@@ -121,8 +148,8 @@ func (g *G2P) analyse(text string) []word {
 			if c := int(g.d.CharacterCategory(r)); c != typeKatakana {
 				w.charType = c
 			}
-		} else if f := t.Features(); len(f) > 9 && f[9] != "" {
-			reading = f[9]
+		} else if t.ID < len(g.prons) && g.prons[t.ID] != "" {
+			reading = g.prons[t.ID]
 		}
 		w.hira = kataToHira(reading)
 		out = append(out, w)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -146,14 +147,36 @@ func TestFidelity(t *testing.T) {
 }
 
 // BenchmarkLoad measures reading the dictionary and the word list, which the first Japanese
-// request waits for: `go test ./phonemize/ja -run '^$' -bench Load -benchtime 3x -benchmem`.
+// request waits for, and the heap they keep:
+// `go test ./phonemize/ja -run '^$' -bench Load -benchtime 3x -benchmem`.
 func BenchmarkLoad(b *testing.B) {
 	dir := filepath.Join(testenv.Assets(b).Lexicon, "ja")
+	var kept uint64
 	for b.Loop() {
-		if err := New(dir).Load(); err != nil {
-			b.Fatal(err)
-		}
+		kept = retained(func() any {
+			g := New(dir)
+			if err := g.Load(); err != nil {
+				b.Fatal(err)
+			}
+			return g
+		})
 	}
+	b.ReportMetric(float64(kept)/(1<<20), "MB-kept")
+}
+
+// retained is the heap that what load returns keeps after a collection.
+func retained(load func() any) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := load()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	if after.HeapAlloc < before.HeapAlloc {
+		return 0
+	}
+	return after.HeapAlloc - before.HeapAlloc
 }
 
 // FuzzPhonemize: any text is read without a panic.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -145,15 +146,25 @@ func TestFidelity(t *testing.T) {
 	}
 }
 
-// BenchmarkLoad measures reading the dictionaries, which the first Mandarin request waits for:
-// `go test ./phonemize/zh -run '^$' -bench Load -benchtime 3x -benchmem`.
+// BenchmarkLoad measures reading the dictionaries, which the first Mandarin request waits for,
+// and the heap they keep: `go test ./phonemize/zh -run '^$' -bench Load -benchtime 3x -benchmem`.
 func BenchmarkLoad(b *testing.B) {
 	dir := filepath.Join(testenv.Assets(b).Lexicon, "zh")
+	var kept uint64
 	for b.Loop() {
-		if _, err := load(dir); err != nil {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		d, err := load(dir)
+		if err != nil {
 			b.Fatal(err)
 		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(d)
+		kept = after.HeapAlloc - min(after.HeapAlloc, before.HeapAlloc)
 	}
+	b.ReportMetric(float64(kept)/(1<<20), "MB-kept")
 }
 
 // BenchmarkPhonemize measures reading a Mandarin sentence once the dictionaries are loaded:

@@ -393,3 +393,22 @@ func TestJapaneseChunks(t *testing.T) {
 		t.Errorf("chunk texts %q, want the text back", texts)
 	}
 }
+
+// TestPreload checks that Preload reads a language's dictionaries and refuses what it cannot
+// speak.
+func TestPreload(t *testing.T) {
+	lex := testenv.Assets(t).Lexicon
+	p := &Phonemizer{zh: zh.New(filepath.Join(lex, "zh")), ja: ja.New(filepath.Join(lex, "ja"))}
+	for _, lang := range []string{"zh", "ja"} {
+		if err := p.Preload(lang); err != nil {
+			t.Errorf("Preload(%s): %v", lang, err)
+		}
+	}
+	if err := p.Preload("ko"); !errors.Is(err, ErrUnsupportedLang) {
+		t.Errorf("Preload(ko) = %v, want ErrUnsupportedLang", err)
+	}
+	missing := &Phonemizer{ja: ja.New(t.TempDir())}
+	if err := missing.Preload("ja"); !errors.Is(err, ErrUnsupportedLang) || !strings.Contains(err.Error(), "make setup") {
+		t.Errorf("Preload(ja) without its dictionary = %v, want an error naming make setup", err)
+	}
+}

@@ -88,6 +88,14 @@ func (r zhReader) read(text string) (string, []*token, error) {
 	return b.String(), toks, nil
 }
 
+// Preload reads the dictionaries of lang now rather than on its first request (Japanese and
+// Mandarin read theirs on first use; the other languages have nothing to read). An unsupported
+// lang, or missing dictionaries, is an error wrapping ErrUnsupportedLang.
+func (p *Phonemizer) Preload(lang string) error {
+	_, err := p.readerFor(lang)
+	return err
+}
+
 // espeakReader reads a language through espeak-ng (espeakLang) and cuts the phonemes into
 // words for the chunker.
 type espeakReader struct {

@@ -23,7 +23,6 @@ var (
 	rePercent  = regexp.MustCompile(`-?(\p{Nd}+\.)?\p{Nd}+%`)
 	reCelsius  = regexp.MustCompile(`\p{Nd}+℃`)
 	reNumber   = regexp.MustCompile(`-?(\p{Nd}+\.)?\p{Nd}+`)
-	reDigits   = regexp.MustCompile(`\p{Nd}+`)
 )
 
 var lowDigits = []string{"零", "一", "二", "三", "四", "五", "六", "七", "八", "九"}

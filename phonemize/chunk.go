@@ -263,6 +263,11 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 	if k.minFirst <= 0 {
 		k.minFirst = DefaultFirstChunkMinIDs
 	}
+	if !isEnglish(opt.Lang) {
+		// The cues for an early cut (a word that opens a phrase, one that leans on the next)
+		// are English tags; in another language the first chunk ends at its punctuation.
+		k = k.punctuation()
+	}
 	if (k.at == FirstAtPhrase || k.at == FirstAtWord) && earliestCut(opt) > k.first {
 		// The model is too slow here for any early cut within the budget to lead the rest:
 		// the next chunk could not be made while it plays, and the listener would wait for it

@@ -412,3 +412,19 @@ func TestPreload(t *testing.T) {
 		t.Errorf("Preload(ja) without its dictionary = %v, want an error naming make setup", err)
 	}
 }
+
+// TestFirstChunkAtPunctuationInOtherLanguages: the early first-chunk rules cut on English cues;
+// in another language the first chunk ends at its punctuation whatever FirstChunkAt says.
+func TestFirstChunkAtPunctuationInOtherLanguages(t *testing.T) {
+	p := langPhonemizer(t)
+	text := "Mañana por la mañana vamos a visitar a nuestros amigos, y después comeremos en el centro."
+	for _, at := range []FirstAt{FirstAtPhrase, FirstAtWord} {
+		chunks, err := p.Chunks(text, Options{Lang: "es", FirstChunkAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if chunks[0].Break != BreakComma || !strings.HasSuffix(chunks[0].Text, "amigos,") {
+			t.Errorf("FirstChunkAt %s: first chunk %q ends on %s, want at the comma", at, chunks[0].Text, chunks[0].Break)
+		}
+	}
+}

@@ -16,13 +16,15 @@ require (
 	github.com/aws/smithy-go v1.28.9
 	github.com/gorilla/websocket v1.5.3
 	github.com/hajimehoshi/go-mp3 v0.3.4
+	github.com/ikawaha/kagome-dict v1.1.7
+	github.com/ikawaha/kagome/v2 v2.10.3
 	github.com/mewkiz/flac v1.0.14
 	github.com/prometheus/client_golang v1.25.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/yalue/onnxruntime_go v1.27.0
 	go.uber.org/goleak v1.3.0
-	golang.org/x/text v0.42.0
+	golang.org/x/text v0.44.0
 	gonum.org/v1/plot v0.17.0
 )
 

@@ -41,6 +41,8 @@ const (
 	DefaultFormat       = FormatWAV
 	DefaultSpeechFormat = FormatMP3
 
+	// LangUS and LangGB are the English codes of a request's lang; the server lists every
+	// language it speaks in VoiceList.Langs and in an unsupported_lang error.
 	LangUS = "en-us"
 	LangGB = "en-gb"
 
@@ -134,6 +136,11 @@ type ModelList struct {
 type VoiceList struct {
 	Voices  []string          `json:"voices"`
 	Aliases map[string]string `json:"aliases,omitempty"`
+	// Languages maps each voice to the language its name's prefix says it speaks (a BCP 47
+	// code, "ef_dora": "es"), which is how a request without lang is read; Langs lists the
+	// codes this server speaks, which a request's lang may name.
+	Languages map[string]string `json:"languages,omitempty"`
+	Langs     []string          `json:"langs,omitempty"`
 }
 
 // WebSocket message types.
@@ -155,6 +162,7 @@ type WSClientMessage struct {
 	Text      string   `json:"text,omitempty"`
 	Voice     string   `json:"voice,omitempty"`
 	Speed     *float64 `json:"speed,omitempty"`
+	Lang      string   `json:"lang,omitempty"` // as InvocationRequest's
 	RequestID string   `json:"request_id,omitempty"`
 }
 

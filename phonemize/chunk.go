@@ -10,7 +10,7 @@ import (
 
 // Options configures Chunks.
 type Options struct {
-	Lang             string // "en-us" | "en-gb"; "" = en-us
+	Lang             string // a code of LangCodes; "" = en-us
 	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs
 	// FirstChunkMinIDs is the shortest first chunk that may end at punctuation: a comma after
 	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
@@ -247,7 +247,7 @@ func (p *Phonemizer) Chunks(text string, opt Options) ([]Chunk, error) {
 
 // cutter reads text into the pieces Chunks cuts, with opt's budgets resolved.
 func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
-	g, err := p.dialect(opt.Lang)
+	g, err := p.readerFor(opt.Lang)
 	if err != nil {
 		return cutter{}, err
 	}
@@ -263,6 +263,11 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 	if k.minFirst <= 0 {
 		k.minFirst = DefaultFirstChunkMinIDs
 	}
+	if !isEnglish(opt.Lang) {
+		// The cues for an early cut (a word that opens a phrase, one that leans on the next)
+		// are English tags; in another language the first chunk ends at its punctuation.
+		k = k.punctuation()
+	}
 	if (k.at == FirstAtPhrase || k.at == FirstAtWord) && earliestCut(opt) > k.first {
 		// The model is too slow here for any early cut within the budget to lead the rest:
 		// the next chunk could not be made while it plays, and the listener would wait for it
@@ -271,7 +276,10 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 	}
 	var pieces []piece
 	for _, para := range paragraphBreak.Split(text, -1) {
-		_, toks := g.convert(para)
+		_, toks, err := g.read(para)
+		if err != nil {
+			return cutter{}, err
+		}
 		prev := &token{} // the word before t
 		for _, t := range toks {
 			ps := t.ps + t.ws
@@ -283,7 +291,11 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 			if cut == cutWord && leansOn(t) {
 				cut = cutInside
 			}
-			pieces = append(pieces, piece{text: t.text + t.ws, ps: ps, ids: len(Tokenize(ps)), cut: cut})
+			text := t.text
+			if text != "" {
+				text += t.ws // a word with no text of its own (another script's reading) adds no space
+			}
+			pieces = append(pieces, piece{text: text, ps: ps, ids: len(Tokenize(ps)), cut: cut})
 		}
 		if len(pieces) > 0 {
 			pieces[len(pieces)-1].cut = cutPara
@@ -540,6 +552,9 @@ func cutStrength(t *token) int {
 	ps := strings.TrimRight(t.ps, " ")
 	if t.ws == "" && !strings.ContainsAny(lastRuneStr(ps), nonQuotePuncts) {
 		return cutNone
+	}
+	if c, ok := textCut(t); ok {
+		return c
 	}
 	switch lastRuneStr(ps) {
 	case ".", "!", "?", "…":

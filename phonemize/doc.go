@@ -1,4 +1,4 @@
-// Package phonemize turns English text into the phoneme strings and token ids that Kokoro-82M
+// Package phonemize turns text into the phoneme strings and token ids that Kokoro-82M
 // was trained on. Its reference is misaki 0.9.4 (the G2P Kokoro's own pipeline uses), and the
 // pipeline follows misaki's steps so that the output matches it symbol for symbol:
 //
@@ -27,9 +27,15 @@
 //   - finally ɾ becomes T and ʔ becomes t (Kokoro v1.0), and any symbol outside the
 //     vocabulary is removed.
 //
+// The other languages Kokoro speaks are read as the reference pipeline reads them
+// (docs/languages.md): Spanish, French, Hindi, Italian and Brazilian Portuguese by espeak-ng
+// through the phonemizer package's steps (espeaklang.go), Mandarin by package zh and Japanese
+// by package ja. ResolveLang picks a request's language from its lang or its voice's prefix.
+//
 // Chunks splits the phonemes of a long text into model-sized pieces (at most MaxIDs ids each),
-// cutting at sentence ends first, then at clause punctuation, then between words, and keeps
-// the first piece small so that a streaming server can send its first audio early.
+// cutting at sentence ends first (each language's: langpunct.go), then at clause punctuation,
+// then between words, and keeps the first piece small so that a streaming server can send its
+// first audio early.
 //
 // A Phonemizer is safe for concurrent use. Close stops its espeak-ng helper processes, if any.
 package phonemize

@@ -10,3 +10,5 @@ var errEspeakLib = errors.New("espeak-ng library unavailable: built without cgo"
 func openEspeakLib() error { return errEspeakLib }
 
 func espeakLibPhonemes(voice, text string) (string, error) { return "", errEspeakLib }
+
+func espeakLibRaw(voice, text string) (string, error) { return "", errEspeakLib }

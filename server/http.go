@@ -15,6 +15,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -58,7 +59,14 @@ func (s *Server) handlePing(w http.ResponseWriter, r *http.Request) {
 // OpenAI names that stand for them.
 func (s *Server) handleVoices(w http.ResponseWriter, r *http.Request) {
 	if eng := s.engineFor(w, r, http.MethodGet); eng != nil {
-		writeJSON(w, http.StatusOK, api.VoiceList{Voices: eng.VoiceNames(), Aliases: s.voices.table()})
+		names := eng.VoiceNames()
+		langs := make(map[string]string, len(names))
+		for _, v := range names {
+			if l := phonemize.VoiceLang(v); l != "" {
+				langs[v] = l
+			}
+		}
+		writeJSON(w, http.StatusOK, api.VoiceList{Voices: names, Aliases: s.voices.table(), Languages: langs, Langs: phonemize.LangCodes()})
 	}
 }
 

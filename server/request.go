@@ -24,7 +24,6 @@ import (
 
 // Values a request may choose from; error bodies list them.
 var (
-	langs         = []string{api.LangUS, api.LangGB}
 	openAIModels  = []string{"kokoro", "tts-1", "tts-1-hd", "gpt-4o-mini-tts"}
 	streamFormats = []string{api.StreamFormatAudio, api.StreamFormatSSE}
 )
@@ -208,13 +207,14 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(name); err != nil {
 		return nil, err
 	}
-	if in.Lang != "" && !slices.Contains(langs, strings.ToLower(in.Lang)) {
-		return nil, fmt.Errorf("%w: %s; supported: %s", errBadLang, clip(in.Lang), strings.Join(langs, ", "))
+	lang, err := checkLang(in.Lang)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkVoiceSpec(in.Voice); err != nil {
 		return nil, err
 	}
-	s.req = tts.Request{Text: in.Text, Voice: lim.voice(in.Voice), Speed: in.Speed, Lang: strings.ToLower(in.Lang)}
+	s.req = tts.Request{Text: in.Text, Voice: lim.voice(in.Voice), Speed: in.Speed, Lang: lang}
 	return s, nil
 }
 

@@ -218,12 +218,16 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if err := checkVoiceSpec(m.Voice); err != nil {
 		return nil, err
 	}
-	req := tts.Request{Text: m.Text, Voice: ss.srv.voices.resolve(m.Voice), Speed: m.Speed}
+	lang, err := checkLang(m.Lang)
+	if err != nil {
+		return nil, err
+	}
+	req := tts.Request{Text: m.Text, Voice: ss.srv.voices.resolve(m.Voice), Speed: m.Speed, Lang: lang}
 	check := ss.eng.Check
 	if streamed {
 		check = ss.eng.CheckVoice
 	}
-	req, err := check(req)
+	req, err = check(req)
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,8 @@ import (
 // engine's character limit, with what no voice can speak removed (speakable.go), a speed
 // within [api.MinSpeed, api.MaxSpeed] when one is given, and a voice (or blend) the engine has. It does no model work, so a transport calls it before it
 // admits a request and answers every 4xx before it commits to a 200; Stream calls it too. The
-// request comes back with its defaults filled in: the voice, the language from the voice, and
-// the text as it will be spoken.
+// request comes back with its defaults filled in: the voice, the language (its lang, else its
+// voice's: phonemize.ResolveLang), and the text as it will be spoken.
 func (e *Engine) Check(req Request) (Request, error) {
 	if strings.TrimSpace(req.Text) == "" {
 		return req, fmt.Errorf("%w: the text field is missing or blank", ErrEmptyText)
@@ -26,9 +26,14 @@ func (e *Engine) Check(req Request) (Request, error) {
 			return req, fmt.Errorf("%w: %d characters, the limit is %d", ErrTextTooLong, n, e.cfg.MaxTextChars)
 		}
 	}
-	text, removed := speakable(req.Text)
+	voice := strings.TrimSpace(req.Voice)
+	if voice == "" {
+		voice = e.cfg.DefaultVoice
+	}
+	lang, _ := phonemize.ResolveLang(req.Lang, voice) // an unsupported one is CheckVoice's error
+	text, removed := speakable(req.Text, lang)
 	if strings.TrimSpace(text) == "" {
-		return req, fmt.Errorf("%w: nothing speakable once %s were skipped (the voices read English)", ErrEmptyText, removed)
+		return req, fmt.Errorf("%w: nothing speakable once %s were skipped", ErrEmptyText, removed)
 	}
 	req.Text = text
 	return e.CheckVoice(req)
@@ -50,9 +55,11 @@ func (e *Engine) CheckVoice(req Request) (Request, error) {
 	if _, err := e.voices.Style(req.Voice, 1); err != nil {
 		return req, &VoiceError{Err: err, Valid: e.voices.Names()}
 	}
-	if req.Lang == "" {
-		req.Lang = phonemize.LangForVoice(req.Voice)
+	lang, err := phonemize.ResolveLang(req.Lang, req.Voice)
+	if err != nil {
+		return req, err
 	}
+	req.Lang = lang
 	return req, nil
 }
 

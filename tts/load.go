@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/internal/assets"
@@ -37,8 +38,11 @@ type LoadConfig struct {
 	Ramp             float64           // later chunk ≤ Ramp × the ids before it; 0 = paced (Config.Ramp), < 0 = none
 	DefaultVoice     string            // voice of a request that names none; "" = api.DefaultVoice
 	Espeak           string            // espeak-ng for unknown words: "" = from PATH, "off", or a path
-	Logger           *slog.Logger
-	Observer         Observer
+	// PreloadLangs are languages whose dictionaries are read during the warm-up rather than
+	// by their first request (Japanese: about 5 s and 141 MB; Mandarin: 1 s and 36 MB).
+	PreloadLangs []string
+	Logger       *slog.Logger
+	Observer     Observer
 }
 
 // Load builds the engine `kokoro serve`, `kokoro synth` and the real-model tests run: it loads
@@ -87,6 +91,13 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 	if err != nil {
 		return nil, errors.Join(err, release())
 	}
+	for _, lang := range c.PreloadLangs {
+		start := time.Now()
+		if err := ph.Preload(lang); err != nil {
+			return nil, errors.Join(fmt.Errorf("preload %s: %w", lang, err), release())
+		}
+		log.Info("language preloaded", "lang", lang, "seconds", time.Since(start).Seconds())
+	}
 	log.Info("warm-up done", "seconds", d.Seconds())
 	stage(api.StageWarmupDone)
 	if m.Info().Provider == model.ProviderCUDA {
@@ -133,6 +144,11 @@ func (c LoadConfig) Validate() error {
 		return fmt.Errorf("chunk budgets must be at least 0 (0 = the default)")
 	case c.MaxTextChars < 0:
 		return fmt.Errorf("max text chars must be at least 0 (0 = unlimited), got %d", c.MaxTextChars)
+	}
+	for _, lang := range c.PreloadLangs {
+		if _, err := phonemize.ParseLang(lang); err != nil {
+			return fmt.Errorf("preload: %w", err)
+		}
 	}
 	return nil
 }

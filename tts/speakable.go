@@ -19,8 +19,9 @@ import (
 // marks ˈ ˌ and the length mark ː of a phoneme string are letters of the Common script).
 var readableScripts = []*unicode.RangeTable{unicode.Latin, unicode.Greek, unicode.Common, unicode.Inherited}
 
-// unspeakable reports a rune that is removed, and the kind it is for the error message.
-func unspeakable(r rune) (kind string, drop bool) {
+// unspeakable reports a rune that is removed, and the kind it is for the error message;
+// scripts are the language's own scripts, read besides readableScripts (langScripts).
+func unspeakable(r rune, scripts []*unicode.RangeTable) (kind string, drop bool) {
 	switch {
 	case r == utf8.RuneError:
 		return "replacement characters", true
@@ -32,7 +33,8 @@ func unspeakable(r rune) (kind string, drop bool) {
 		// Arrows, technical and box-drawing symbols, dingbats, music, emoji. The symbols
 		// below U+2190 (©, ®, °, ™, №) are read as words, as a listener expects.
 		return "emoji and symbols", true
-	case unicode.IsLetter(r) && !slices.ContainsFunc(readableScripts, func(t *unicode.RangeTable) bool { return unicode.Is(t, r) }):
+	case unicode.IsLetter(r) && !slices.ContainsFunc(readableScripts, func(t *unicode.RangeTable) bool { return unicode.Is(t, r) }) &&
+		!slices.ContainsFunc(scripts, func(t *unicode.RangeTable) bool { return unicode.Is(t, r) }):
 		return "letters of scripts the voices cannot read", true
 	}
 	return "", false
@@ -41,11 +43,12 @@ func unspeakable(r rune) (kind string, drop bool) {
 // emphasis is a markdown emphasis or strike-through marker.
 func emphasis(r rune) bool { return r == '*' || r == '_' || r == '~' }
 
-// speakable returns text with what no voice can speak replaced by spaces, and what was removed
+// speakable returns text with what no voice of lang can speak replaced by spaces, and what was removed
 // ("" when nothing was). A run of emphasis markers touching a word ("**bold**", "_it_",
 // "~~old~~"), or of two or more ("***", a rule), is removed as markdown; one standing alone
 // between spaces ("5 * 3") is kept.
-func speakable(text string) (string, string) {
+func speakable(text, lang string) (string, string) {
+	scripts := langScripts[lang]
 	var b strings.Builder
 	var kinds []string
 	runes := []rune(text)
@@ -71,7 +74,7 @@ func speakable(text string) (string, string) {
 			i = j - 1
 			continue
 		}
-		if kind, drop := unspeakable(r); drop {
+		if kind, drop := unspeakable(r, scripts); drop {
 			b.WriteByte(' ')
 			changed = true
 			if !slices.Contains(kinds, kind) {

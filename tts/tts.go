@@ -86,6 +86,9 @@ var (
 	ErrUnknownVoice = errors.New("unknown voice")
 	ErrBadSpeed     = errors.New("speed out of range")
 	ErrClosed       = errors.New("engine closed")
+	// ErrUnsupportedLang is a lang, or a voice's language, that the engine does not speak;
+	// the message names the languages it does.
+	ErrUnsupportedLang = phonemize.ErrUnsupportedLang
 )
 
 // Config tunes the engine.

@@ -44,7 +44,25 @@ func addEngineFlags(cmd *cobra.Command, c *tts.LoadConfig) {
 	bindFloat(f, &c.Ramp, "chunk-ramp")
 	bindString(f, &c.DefaultVoice, "default-voice")
 	bindString(f, &c.Espeak, "espeak")
+	bindValue(f, (*stringList)(&c.PreloadLangs), "preload-langs")
 }
+
+// stringList is a flag of comma-separated words ("ja,zh"); empty is none.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	*l = nil
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+func (l *stringList) Type() string { return "list" }
 
 // engineLoader is the server's Loader for the engine c describes: the server hands in its
 // metrics as the observer and owns the engine until it shuts down.

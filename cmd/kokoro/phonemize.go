@@ -29,8 +29,9 @@ func newPhonemizeCmd() *cobra.Command {
 			if (batch == "") == (len(args) == 0) {
 				return errors.New("give either TEXT or --batch FILE (- for standard input)")
 			}
-			if lang == "" && voice != "" {
-				lang = phonemize.LangForVoice(voice)
+			lang, err := phonemize.ResolveLang(lang, voice)
+			if err != nil {
+				return err
 			}
 			p, err := phonemize.New(phonemize.Config{LexiconDir: assets.Resolve(os.Getenv).Lexicon, Espeak: espeak})
 			if err != nil {
@@ -70,8 +71,8 @@ func newPhonemizeCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&lang, "lang", "", "en-us or en-gb (default: from --voice, else en-us)")
-	cmd.Flags().StringVar(&voice, "voice", "", "voice name whose prefix picks the dialect (a… en-us, b… en-gb)")
+	cmd.Flags().StringVar(&lang, "lang", "", "language: "+strings.Join(phonemize.LangCodes(), ", ")+" (default: from --voice, else en-us)")
+	cmd.Flags().StringVar(&voice, "voice", "", "voice name whose prefix picks the language (a… en-us, b… en-gb, e… es, f… fr-fr, h… hi, i… it, p… pt-br)")
 	cmd.Flags().StringVar(&espeak, "espeak", "", `espeak-ng binary for unknown words; "off" uses the built-in fallback`)
 	cmd.Flags().StringVar(&batch, "batch", "", "read one utterance per line from this file (- for standard input)")
 	cmd.Flags().BoolVar(&timing, "timing", false, "with --batch, write each line's phonemizing time in nanoseconds to standard error")

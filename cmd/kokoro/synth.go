@@ -14,6 +14,7 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -83,7 +84,7 @@ func newSynthCmd() *cobra.Command {
 	f.StringVar(&file, "file", "", "file with the text to speak (- for stdin)")
 	f.StringVar(&voice, "voice", api.DefaultVoice, "voice name or blend, e.g. af_bella(2)+af_sky(1)")
 	f.Float64Var(&speed, "speed", 1, fmt.Sprintf("speaking rate, %.1f–%.1f", api.MinSpeed, api.MaxSpeed))
-	f.StringVar(&lang, "lang", "", "en-us or en-gb (default: from the voice)")
+	f.StringVar(&lang, "lang", "", "language: "+strings.Join(phonemize.LangCodes(), ", ")+" (default: from the voice)")
 	f.StringVarP(&out, "output", "o", "out.wav", "output WAV file (- for stdout)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print each chunk's phonemes and timing")
 	return cmd

@@ -1,0 +1,76 @@
+package tts_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// langSpeakCase is one line of testdata/lang_speak.tsv: a sentence in a language, a voice of
+// that language, and the reference pipeline's phonemes for it.
+type langSpeakCase struct{ lang, voice, text, phonemes string }
+
+func loadLangSpeak(t *testing.T) []langSpeakCase {
+	t.Helper()
+	f, err := os.Open("testdata/lang_speak.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []langSpeakCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "#") {
+			continue
+		}
+		p := strings.Split(sc.Text(), "\t")
+		if len(p) != 4 {
+			t.Fatalf("bad line %q", sc.Text())
+		}
+		out = append(out, langSpeakCase{p[0], p[1], p[2], p[3]})
+	}
+	return out
+}
+
+// TestRealModelSpeaksEachLanguage speaks one sentence in each language with one of its voices,
+// chosen by the voice alone and by lang over an English voice, and checks that the model was
+// given the reference's token ids (its phonemes through the vocabulary, the chunks joined by
+// a space) and that what came out is speech-long and audible.
+func TestRealModelSpeaksEachLanguage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real model: skipped in -short")
+	}
+	e := realEngine(t, 1, 2)
+	for _, c := range loadLangSpeak(t) {
+		want := phonemize.Tokenize(c.phonemes)
+		for _, req := range []tts.Request{{Text: c.text, Voice: c.voice}, {Text: c.text, Voice: "af_heart", Lang: c.lang}} {
+			var ids []int64
+			var pcm []float32
+			st, err := e.Stream(context.Background(), req, func(ch tts.Chunk) error {
+				if len(ids) > 0 {
+					ids = append(ids, phonemize.SpaceID)
+				}
+				ids = append(ids, phonemize.Tokenize(ch.Phonemes)...)
+				pcm = append(pcm, ch.PCM...)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.lang, req.Voice, err)
+			}
+			if !slices.Equal(ids, want) {
+				t.Errorf("%s %s: ids\n  %v\nwant the reference's\n  %v", c.lang, req.Voice, ids, want)
+			}
+			sec := st.AudioDuration.Seconds()
+			if rms, _ := levels(pcm); rms < 0.02 || sec < 1.5 || sec > 8 {
+				t.Errorf("%s %s: %.2f s of audio, rms %.3f", c.lang, req.Voice, sec, rms)
+			}
+			t.Logf("%s %s: %.2f s of audio for %q", c.lang, req.Voice, sec, c.text)
+		}
+	}
+}

@@ -93,7 +93,7 @@ func scoreLang(t *testing.T, p *Phonemizer, lang string, rows []langRow) langSco
 // reference is misaki's EspeakG2P with the phonemizer package pointed at the same library
 // (scripts/lang_reference.sh --espeak system), so that the G2P is compared, not two releases of
 // espeak-ng's rules. The files named *_espeak152.tsv hold the reference as shipped, on
-// espeakng-loader's espeak-ng 1.52.0; TestLangFidelityShippedEspeak reports against those.
+// espeakng-loader's espeak-ng 1.52.0; TestRealLangFidelityShippedEspeak reports against those.
 //
 // The *_dev files are development data; the *_heldout files were committed (1ef7561) before
 // the first commit that scored them and are never tuned on (testdata/lang/README.md).
@@ -119,16 +119,16 @@ type langCase struct {
 	minExact   float64
 }
 
-// TestLangFidelity scores each language's corpus against the reference's phonemes:
-// `go test ./phonemize -run TestLangFidelity -v` prints the table (n, exact with its 95 %
+// TestRealLangFidelity scores each language's corpus against the reference's phonemes:
+// `go test ./phonemize -run TestRealLangFidelity -v` prints the table (n, exact with its 95 %
 // Wilson interval, phoneme error rate).
-func TestLangFidelity(t *testing.T) {
+func TestRealLangFidelity(t *testing.T) {
 	checkLangCases(t, espeakLangCases)
 }
 
-// TestLangFidelityShippedEspeak reports the held-out corpora against the reference on its own
+// TestRealLangFidelityShippedEspeak reports the held-out corpora against the reference on its own
 // espeak-ng (shippedEspeakCases).
-func TestLangFidelityShippedEspeak(t *testing.T) {
+func TestRealLangFidelityShippedEspeak(t *testing.T) {
 	checkLangCases(t, shippedEspeakCases)
 }
 

@@ -43,9 +43,6 @@ func loadLangSpeak(t *testing.T) []langSpeakCase {
 // given the reference's token ids (its phonemes through the vocabulary, the chunks joined by
 // a space) and that what came out is speech-long and audible.
 func TestRealModelSpeaksEachLanguage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("real model: skipped in -short")
-	}
 	e := realEngine(t, 1, 2)
 	for _, c := range loadLangSpeak(t) {
 		want := phonemize.Tokenize(c.phonemes)

@@ -104,9 +104,9 @@ var jaCases = []struct {
 	{"ja_heldout.tsv", 200, 0.90, 0.02},
 }
 
-// TestFidelity scores the Japanese corpora against the reference's phonemes:
-// `go test ./phonemize/ja -run TestFidelity -v` prints the table.
-func TestFidelity(t *testing.T) {
+// TestRealFidelity scores the Japanese corpora against the reference's phonemes:
+// `go test ./phonemize/ja -run TestRealFidelity -v` prints the table.
+func TestRealFidelity(t *testing.T) {
 	g := testG2P(t)
 	for _, c := range jaCases {
 		header, rows := loadRows(t, c.file)

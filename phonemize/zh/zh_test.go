@@ -104,9 +104,9 @@ var zhCases = []struct {
 	{"zh_heldout.tsv", 200, 0.90, 0.02},
 }
 
-// TestFidelity scores the Mandarin corpora against the reference's phonemes:
-// `go test ./phonemize/zh -run TestFidelity -v` prints the table.
-func TestFidelity(t *testing.T) {
+// TestRealFidelity scores the Mandarin corpora against the reference's phonemes:
+// `go test ./phonemize/zh -run TestRealFidelity -v` prints the table.
+func TestRealFidelity(t *testing.T) {
 	g := testG2P(t)
 	for _, c := range zhCases {
 		header, rows := loadRows(t, c.file)

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -102,7 +104,7 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 			instances = append(instances, u)
 		}
 		var err error
-		if digest, err = emulatePseudoDigest(f.engine.Assets.Model); err != nil {
+		if digest, err = emulatePseudoDigest(f.engine.Assets.Model, engineEnv(f.engine, f.maxQueueDepth)); err != nil {
 			return err
 		}
 	}
@@ -141,9 +143,10 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 }
 
 // emulatePseudoDigest stands in for the image digest SageMaker would report: no image runs
-// here, so the servers are identified by what decides their speed, this build and the model
-// file. The artifact's slug then changes whenever either does, as it would with a new image.
-func emulatePseudoDigest(model string) (string, error) {
+// here, so the servers are identified by what decides their speed: this build, the model file
+// and the engine's settings (env, as engineEnv gives them). The artifact's slug then changes
+// whenever any of them does, as it would with a new image or container environment.
+func emulatePseudoDigest(model string, env map[string]string) (string, error) {
 	sum, err := benchFileSHA256(model)
 	if err != nil {
 		return "", err
@@ -153,8 +156,12 @@ func emulatePseudoDigest(model string) (string, error) {
 	if build == "" {
 		build = version
 	}
-	h := sha256.Sum256([]byte("kokoro emulate\x00" + build + "\x00" + sum))
-	return "sha256:" + hex.EncodeToString(h[:]), nil
+	h := sha256.New()
+	h.Write([]byte("kokoro emulate\x00" + build + "\x00" + sum))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		h.Write([]byte("\x00" + k + "=" + env[k]))
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, digest string) {

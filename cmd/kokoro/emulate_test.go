@@ -212,3 +212,33 @@ func TestEmulateBannerIsRunnable(t *testing.T) {
 		t.Errorf("banner without a digest:\n%s", b.String())
 	}
 }
+
+// TestEmulateDigestFollowsTheEngine: servers of different shapes (--slots 1 --threads 2 and
+// --slots 2 --threads 1) or admission bounds get different pseudo-digests, so their artifacts
+// never share a file name; the same settings get the same one.
+func TestEmulateDigestFollowsTheEngine(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "model.onnx")
+	if err := os.WriteFile(model, []byte("not really a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	digest := func(e tts.LoadConfig, depth int) string {
+		t.Helper()
+		e.Provider = "cpu"
+		d, err := emulatePseudoDigest(model, engineEnv(e, depth))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a := digest(tts.LoadConfig{Slots: 1, Threads: 2}, 0)
+	b := digest(tts.LoadConfig{Slots: 2, Threads: 1}, 0)
+	if a == b {
+		t.Errorf("--slots 1 --threads 2 and --slots 2 --threads 1 share the digest %s", a)
+	}
+	if c := digest(tts.LoadConfig{Slots: 1, Threads: 2}, 8); c == a {
+		t.Errorf("--max-queue-depth 8 and 0 share the digest %s", a)
+	}
+	if again := digest(tts.LoadConfig{Slots: 1, Threads: 2}, 0); again != a {
+		t.Errorf("the same settings gave %s and %s", a, again)
+	}
+}

@@ -152,7 +152,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			id = syn.id
 		}
 		if err == nil {
-			syn.req, err = eng.Check(syn.req)
+			syn.req, err = checkSynthesis(eng, syn.fields, s.limits(), false)
 		}
 		if err != nil {
 			fail(err)

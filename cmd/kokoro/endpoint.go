@@ -174,7 +174,12 @@ func runEndpointDeploy(cmd *cobra.Command, f deployFlags) error {
 		return err
 	}
 	if f.dryRun {
-		fmt.Fprintf(out, "dry run: would %s endpoint %s with model and config %s; nothing was changed\n", res.Action, res.Endpoint, res.Model)
+		switch res.Action {
+		case "none":
+			fmt.Fprintf(out, "dry run: endpoint %s already runs model and config %s: nothing would change\n", res.Endpoint, res.Model)
+		default:
+			fmt.Fprintf(out, "dry run: would %s endpoint %s with model and config %s; nothing was changed\n", res.Action, res.Endpoint, res.Model)
+		}
 		return nil
 	}
 	fmt.Fprintf(out, "endpoint %s %s (config %s) in %.1f s\n", res.Endpoint, pastTense(res.Action), res.Config, time.Since(t0).Seconds())
@@ -191,11 +196,14 @@ func pastTense(action string) string {
 	return "unchanged"
 }
 
-// printStep prints one step: its name and time, or what it would call in a dry run.
+// printStep prints one step: its name and time, or what it would call in a dry run (one
+// readable line per call: operation, resource, fields).
 func printStep(w io.Writer, s sagemaker.Step, dryRun bool) {
 	switch {
 	case dryRun && s.Call != nil:
 		fmt.Fprintf(w, "would call %s\n", s.Call)
+	case dryRun:
+		fmt.Fprintf(w, "no call: %s: %s\n", s.Name, s.Note)
 	case s.Call == nil:
 		fmt.Fprintf(w, "%-26s %8.1f s  %s\n", s.Name, s.Took.Seconds(), s.Note)
 	default:
@@ -317,15 +325,29 @@ delete can be run again.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
-			_, err = c.Delete(ctx, args[0], variant, sagemaker.DeleteOptions{
+			steps, err := c.Delete(ctx, args[0], variant, sagemaker.DeleteOptions{
 				DryRun: dryRun, Wait: wait,
 				OnStep:     func(s sagemaker.Step) { printStep(out, s, dryRun) },
 				OnProgress: progressPrinter(cmd.ErrOrStderr()),
 			})
-			if err == nil && !dryRun {
+			if err != nil {
+				return err
+			}
+			calls := 0
+			for _, s := range steps {
+				if s.Call != nil {
+					calls++
+				}
+			}
+			switch {
+			case calls == 0:
+				fmt.Fprintf(out, "nothing to delete: endpoint %s, its endpoint configs, models, autoscaling and scale-in alarm do not exist in %s\n", args[0], c.Region)
+			case dryRun:
+				fmt.Fprintf(out, "dry run: %d call(s) would delete endpoint %s and what kokoro made for it; nothing was changed\n", calls, args[0])
+			default:
 				fmt.Fprintf(out, "endpoint %s deleted\n", args[0])
 			}
-			return err
+			return nil
 		},
 	}
 	fl := cmd.Flags()

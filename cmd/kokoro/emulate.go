@@ -122,6 +122,9 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 		if err != nil {
 			return err
 		}
+		if err := sagemaker.CheckCredentials(ctx, awsCfg); err != nil {
+			return err
+		}
 		cfg.Metrics = sagemaker.NewMetricPublisher(awsCfg, f.cloudwatchURL)
 	}
 	em, err := emulate.New(cfg)

@@ -21,16 +21,23 @@ import (
 // every cloud command.
 type awsFlags struct {
 	region, profile, endpointURL string
+	timeout                      time.Duration
 }
 
 func (a *awsFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&a.region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
 	fl.StringVar(&a.profile, "profile", "", "named profile of the AWS config files (default: AWS_PROFILE)")
 	fl.StringVar(&a.endpointURL, "aws-endpoint-url", "", "send every AWS call to this address (a moto server or the local emulator) instead of AWS")
+	addAWSTimeoutFlag(fl, &a.timeout)
+}
+
+// addAWSTimeoutFlag adds --aws-timeout, the deadline of every AWS call's answer.
+func addAWSTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
+	fl.DurationVar(d, "aws-timeout", sagemaker.DefaultAnswerTimeout, "longest wait for an AWS call's answer (and 1.5× that for the bench's preflight); an address that is silent longer fails with a line naming it")
 }
 
 func (a awsFlags) options() sagemaker.Options {
-	return sagemaker.Options{Region: a.region, Profile: a.profile, EndpointURL: a.endpointURL}
+	return sagemaker.Options{Region: a.region, Profile: a.profile, EndpointURL: a.endpointURL, Deadlines: sagemaker.Deadlines{Answer: a.timeout}}
 }
 
 // control resolves the configuration and the credentials once, so that a command without
@@ -47,7 +54,9 @@ func controlFor(ctx context.Context, o sagemaker.Options) (*sagemaker.Control, e
 	if err := sagemaker.CheckCredentials(ctx, cfg); err != nil {
 		return nil, err
 	}
-	return sagemaker.NewControl(cfg, sagemaker.Retry{}), nil
+	c := sagemaker.NewControl(cfg, sagemaker.Retry{})
+	c.Where, c.Deadlines = o.Where(), o.Deadlines
+	return c, nil
 }
 
 func newEndpointCmd() *cobra.Command {

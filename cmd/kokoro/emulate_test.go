@@ -199,7 +199,7 @@ func TestEmulateNeedsInstances(t *testing.T) {
 func TestEmulateBannerIsRunnable(t *testing.T) {
 	var b strings.Builder
 	f := emulateFlags{endpoint: "ep", variant: "AllTraffic", region: "eu-west-1"}
-	emulateBanner(&b, f, "http://127.0.0.1:9", 2, "sha256:abc")
+	emulateBanner(&b, f, "http://127.0.0.1:9", 2, "sha256:abc", "")
 	for _, want := range []string{"--transport sagemaker-bidi", "--endpoint-name ep", "--variant AllTraffic", "--region eu-west-1",
 		"--aws-endpoint-url http://127.0.0.1:9 --freeze=false", "--image-digest sha256:abc", "AWS_ACCESS_KEY_ID="} {
 		if !strings.Contains(b.String(), want) {
@@ -207,7 +207,7 @@ func TestEmulateBannerIsRunnable(t *testing.T) {
 		}
 	}
 	b.Reset()
-	emulateBanner(&b, f, "http://127.0.0.1:9", 1, "")
+	emulateBanner(&b, f, "http://127.0.0.1:9", 1, "", "")
 	if !strings.Contains(b.String(), "image digest unknown") || strings.Contains(b.String(), "--image-digest sha") {
 		t.Errorf("banner without a digest:\n%s", b.String())
 	}

@@ -145,7 +145,13 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		} else if isSageMakerTransport(f.transport) {
 			target = f.sm.describe()
 		}
-		return bench.DryRun(cfg, target, f.transport)(stdout)
+		if err := bench.DryRun(cfg, target, f.transport)(stdout); err != nil {
+			return err
+		}
+		if isSageMakerTransport(f.transport) && f.sm.freeze {
+			f.sm.writeFreezePlan(stdout)
+		}
+		return nil
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

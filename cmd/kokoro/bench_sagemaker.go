@@ -206,3 +206,24 @@ func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConn
 	}
 	return tr, closeFn, nil
 }
+
+// writeFreezePlan says, for a dry run, what the ladder would change on the endpoint and put
+// back: the dry run reads nothing, so the recorded values are named, not shown.
+func (f sageMakerFlags) writeFreezePlan(w io.Writer) {
+	variant := f.variant
+	if variant == "" {
+		variant = sagemaker.DefaultVariant
+	}
+	rid := sagemaker.ResourceID(f.endpoint, variant)
+	fmt.Fprintf(w, "around the ladder (--freeze), after recording the variant's scaling and count in %s:\n", sagemaker.StatePath(stateDir(f.stateDir), orDefault(f.region, "REGION"), f.endpoint, variant))
+	fmt.Fprintf(w, "would call application-autoscaling:RegisterScalableTarget %s: SuspendedState → scale-in,scale-out,scheduled (when a target is registered)\n", rid)
+	fmt.Fprintf(w, "would call sagemaker:UpdateEndpointWeightsAndCapacities %s: variant %s DesiredInstanceCount → 1 (when it is not 1)\n", f.endpoint, variant)
+	fmt.Fprintf(w, "and after it, on every exit: the same two calls putting the recorded count and scaling back (kokoro thaw --dry-run shows them for a run that was killed)\n")
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

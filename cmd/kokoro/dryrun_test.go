@@ -128,3 +128,21 @@ func TestDryRunsPrintReadableCallsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchQmaxDryRunNamesTheFreeze: against SageMaker with --freeze, the ladder's dry run
+// lists the calls that would change the endpoint around it, and calls nothing.
+func TestBenchQmaxDryRunNamesTheFreeze(t *testing.T) {
+	awsTestEnv(t)
+	out, err := runKokoro(t, "bench", "qmax", "--transport", "sagemaker-stream", "--endpoint-name", "ep", "--region", "us-east-1",
+		"--aws-endpoint-url", closedPort(t), "--ladder", "1", "--dry-run")
+	calls := wouldCalls(t, out)
+	if err != nil || !hasCall(calls, "application-autoscaling:RegisterScalableTarget endpoint/ep/variant/AllTraffic", "SuspendedState") ||
+		!hasCall(calls, "sagemaker:UpdateEndpointWeightsAndCapacities ep", "DesiredInstanceCount → 1") {
+		t.Errorf("%v\n%s", err, out)
+	}
+	out, err = runKokoro(t, "bench", "qmax", "--transport", "sagemaker-stream", "--endpoint-name", "ep", "--region", "us-east-1",
+		"--freeze=false", "--ladder", "1", "--dry-run")
+	if err != nil || len(wouldCalls(t, out)) != 0 {
+		t.Errorf("--freeze=false: %v\n%s", err, out)
+	}
+}

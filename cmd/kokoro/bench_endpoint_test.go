@@ -30,7 +30,7 @@ func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 	var delay atomic.Int64
 	delay.Store(int64(50 * time.Millisecond))
 	container := standIn(t, &delay, nil)
-	cfg, err := sagemaker.LoadConfig(context.Background(), sagemaker.Options{Region: cloudRegion})
+	cfg, err := sagemaker.LoadConfig(context.Background(), sagemaker.Options{Region: cloudRegion, Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}

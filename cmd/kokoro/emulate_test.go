@@ -30,6 +30,9 @@ func awsTestEnv(t *testing.T) {
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	t.Setenv("AWS_ENDPOINT_URL", "")
+	// The preflight speaks with the real model on a machine that may be busy: the deadline
+	// tests set theirs with --aws-timeout.
+	t.Setenv("KOKORO_AWS_TIMEOUT", "2m")
 }
 
 // TestSageMakerTransportsFindTheSameQmax: the real model behind one server, measured directly

@@ -31,9 +31,14 @@ func (a *awsFlags) add(fl *pflag.FlagSet) {
 	addAWSTimeoutFlag(fl, &a.timeout)
 }
 
-// addAWSTimeoutFlag adds --aws-timeout, the deadline of every AWS call's answer.
+// addAWSTimeoutFlag adds --aws-timeout, the deadline of every AWS call's answer (default:
+// KOKORO_AWS_TIMEOUT, else sagemaker.DefaultAnswerTimeout).
 func addAWSTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
-	fl.DurationVar(d, "aws-timeout", sagemaker.DefaultAnswerTimeout, "longest wait for an AWS call's answer (and 1.5× that for the bench's preflight); an address that is silent longer fails with a line naming it")
+	def := sagemaker.DefaultAnswerTimeout
+	if v, err := time.ParseDuration(os.Getenv("KOKORO_AWS_TIMEOUT")); err == nil && v > 0 {
+		def = v
+	}
+	fl.DurationVar(d, "aws-timeout", def, "longest wait for an AWS call's answer (and 1.5× that for the bench's preflight); an address that is silent longer fails with a line naming it (env KOKORO_AWS_TIMEOUT)")
 }
 
 func (a awsFlags) options() sagemaker.Options {

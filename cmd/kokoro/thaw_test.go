@@ -84,7 +84,7 @@ func TestHelperFrozenLadder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hooks, err := sagemakerHooks(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO")},
+	hooks, err := sagemakerHooks(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO"), Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}},
 		endpointHookOptions{Endpoint: os.Getenv("KOKORO_HELPER_ENDPOINT")})
 	if err != nil {
 		t.Fatal(err)

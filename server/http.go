@@ -346,7 +346,7 @@ func (h *httpAudio) write(pcm []float32) error {
 	} else if err := h.send(h.buf); err != nil {
 		return err
 	}
-	h.first.wrote(pcm, time.Now())
+	h.first.encoded(pcm, len(h.buf) > 0, time.Now())
 	return nil
 }
 

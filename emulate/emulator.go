@@ -203,7 +203,10 @@ func (e *Emulator) Serve(ctx context.Context, ln net.Listener) error {
 	} else {
 		p.SetUnencryptedHTTP2(true)
 	}
-	srv := &http.Server{Handler: e.Handler(), Protocols: &p, ReadHeaderTimeout: 10 * time.Second, TLSConfig: e.cfg.TLS}
+	srv := &http.Server{Handler: e.Handler(), Protocols: &p, ReadHeaderTimeout: 10 * time.Second, TLSConfig: e.cfg.TLS,
+		// A client that refuses the certificate (it does not trust the CA) is worth a line
+		// in the emulator's log, not on the process's stderr.
+		ErrorLog: slog.NewLogLogger(e.log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() {
 		if e.cfg.TLS != nil {

@@ -5,7 +5,7 @@
 #
 #   scripts/rss_idle.sh [--idle S] [--out FILE] [CONFIG …]
 #
-# A CONFIG is LABEL='ENV=V … -- SERVE FLAGS…' (either side may be empty); without any, the
+# A CONFIG is 'LABEL=ENV=V … -- SERVE FLAGS…' (either side of -- may be empty); without any, the
 # built-in comparison runs: the defaults, ONNX Runtime's CPU arena off, glibc with two malloc
 # arenas, glibc with fixed trim and mmap thresholds, and the last two together. Prints one line per
 # configuration: RSS once warm, the high-water mark (VmHWM), RSS after the idle pause and that
@@ -48,7 +48,8 @@ kb() { awk -v k="$2" '$1 == k":" {print $2}' "/proc/$1/status"; }
 port=18970
 for cfg in "${configs[@]}"; do
   label=${cfg%%=*} rest=${cfg#*=}
-  envs=${rest%%--*} flags=${rest#*--}
+  envs=${rest%%--*} flags=""
+  [[ $rest == *--* ]] && flags=${rest#*--}
   port=$((port + 1))
   # shellcheck disable=SC2086 # envs and flags are word lists
   env $envs bin/kokoro serve --host 127.0.0.1 --port "$port" $flags >"/tmp/rss_idle-$port.log" 2>&1 &

@@ -7,7 +7,7 @@
 #
 # A CONFIG is 'LABEL=ENV=V … -- SERVE FLAGS…' (either side of -- may be empty); without any, the
 # built-in comparison runs: the defaults, ONNX Runtime's CPU arena off, glibc with two malloc
-# arenas, glibc with fixed trim and mmap thresholds, and the last two together. Prints one line per
+# arenas and fixed trim and mmap thresholds, and both together. Prints one line per
 # configuration: RSS once warm, the high-water mark (VmHWM), RSS after the idle pause and that
 # as a percentage of the warm RSS, and the wall time of the four requests.
 set -euo pipefail
@@ -28,9 +28,8 @@ if [ ${#configs[@]} -eq 0 ]; then
   configs=(
     "defaults= -- "
     "cpu-arena-off= -- --cpu-arena off"
-    "malloc-arena-max-2=MALLOC_ARENA_MAX=2 -- "
-    "glibc-fixed-thresholds=GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072 -- "
-    "arena-max-2+fixed-thresholds=MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072 -- "
+    "glibc-trim=MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072 -- "
+    "cpu-arena-off+glibc-trim=MALLOC_ARENA_MAX=2 GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072 -- --cpu-arena off"
   )
 fi
 make -s build

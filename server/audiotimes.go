@@ -19,7 +19,9 @@ type audioTimes struct {
 	heard int       // the first audible sample's place in the stream, once found; -1 before
 }
 
-func newAudioTimes() *audioTimes { return &audioTimes{onset: audio.NewOnset(api.SampleRate), heard: -1} }
+func newAudioTimes() *audioTimes {
+	return &audioTimes{onset: audio.NewOnset(api.SampleRate), heard: -1}
+}
 
 // wrote records samples written to the client at t.
 func (f *audioTimes) wrote(pcm []float32, t time.Time) { f.encoded(pcm, true, t) }

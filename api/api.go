@@ -158,12 +158,14 @@ const (
 // WSClientMessage is anything a client sends on the bidirectional stream, as a text or a
 // binary frame.
 type WSClientMessage struct {
-	Type      string   `json:"type,omitempty"`
-	Text      string   `json:"text,omitempty"`
-	Voice     string   `json:"voice,omitempty"`
-	Speed     *float64 `json:"speed,omitempty"`
-	Lang      string   `json:"lang,omitempty"` // as InvocationRequest's
-	RequestID string   `json:"request_id,omitempty"`
+	Type  string   `json:"type,omitempty"`
+	Text  string   `json:"text,omitempty"`
+	Voice string   `json:"voice,omitempty"`
+	Speed *float64 `json:"speed,omitempty"`
+	// Lang is checked as POST /invocations checks it: a language the server does not speak
+	// is refused with unsupported_lang on both.
+	Lang      string `json:"lang,omitempty"`
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in

@@ -2,6 +2,7 @@ package emulate
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -45,6 +46,10 @@ type Config struct {
 	MetricPeriod, SampleEvery time.Duration
 	// Logger receives one line per failed invocation; nil discards.
 	Logger *slog.Logger
+	// TLS, when set, serves HTTPS with its certificate instead of cleartext: HTTP/1.1 and
+	// HTTP/2 on one port, chosen by ALPN (h2, http/1.1), which is how the AWS SDKs that speak
+	// HTTP/2 only over TLS reach the bidirectional stream (NewTLS).
+	TLS *tls.Config
 }
 
 // Variant is one production variant.
@@ -187,15 +192,29 @@ func (e *Emulator) Handler() http.Handler {
 }
 
 // Serve answers on ln until ctx ends: HTTP/1.1 for InvokeEndpoint and the response stream,
-// and HTTP/2 with prior knowledge (h2c) on the same port for the bidirectional stream. It
-// then stops accepting and waits up to the invocation timeout for requests in flight.
+// and HTTP/2 with prior knowledge (h2c) on the same port for the bidirectional stream; with
+// Config.TLS, HTTPS with both protocols offered by ALPN. It then stops accepting and waits up
+// to the invocation timeout for requests in flight.
 func (e *Emulator) Serve(ctx context.Context, ln net.Listener) error {
 	var p http.Protocols
 	p.SetHTTP1(true)
-	p.SetUnencryptedHTTP2(true)
-	srv := &http.Server{Handler: e.Handler(), Protocols: &p, ReadHeaderTimeout: 10 * time.Second}
+	if e.cfg.TLS != nil {
+		p.SetHTTP2(true)
+	} else {
+		p.SetUnencryptedHTTP2(true)
+	}
+	srv := &http.Server{Handler: e.Handler(), Protocols: &p, ReadHeaderTimeout: 10 * time.Second, TLSConfig: e.cfg.TLS,
+		// A client that refuses the certificate (it does not trust the CA) is worth a line
+		// in the emulator's log, not on the process's stderr.
+		ErrorLog: slog.NewLogLogger(e.log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() {
+		if e.cfg.TLS != nil {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-errc:
 		return err

@@ -22,5 +22,9 @@ func (e *Emulator) StartLocal() (baseURL string, stop func() error, err error) {
 		cancel()
 		return errors.Join(<-done, e.Close())
 	}
-	return "http://" + ln.Addr().String(), stop, nil
+	scheme := "http://"
+	if e.cfg.TLS != nil {
+		scheme = "https://"
+	}
+	return scheme + ln.Addr().String(), stop, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // ErrUnknownVoice reports a voice name that no loaded pack has. tts maps it to a 4xx.
@@ -103,6 +104,9 @@ func (v *Voices) Style(spec string, n int) ([]float32, error) {
 
 // Resolve returns the pack for a name or a blend.
 func (v *Voices) Resolve(spec string) (Pack, error) {
+	if i := strings.IndexFunc(spec, unicode.IsControl); i >= 0 {
+		return nil, fmt.Errorf("%w: control character at byte %d", ErrBadBlend, i)
+	}
 	spec = strings.TrimSpace(spec)
 	if p, ok := v.packs[spec]; ok {
 		return p, nil
@@ -167,14 +171,26 @@ type BlendPart struct {
 	Weight float64
 }
 
-// ParseBlend parses "name", "a+b" or "a(2)+b(0.5)". Names are [a-z0-9_]; weights are positive
-// finite numbers.
+// Bounds of a blend weight. Weights are relative, so a thousandth of the loudest part is
+// already inaudible in the mix; below MinBlendWeight a weight is a mistake (or an attempt at
+// denormal arithmetic), above MaxBlendWeight one.
+const (
+	MinBlendWeight = 1e-3
+	MaxBlendWeight = 1e6
+)
+
+// ParseBlend parses "name", "a+b" or "a(2)+b(0.5)". Names are letters, digits, _ and -;
+// weights are numbers from MinBlendWeight to MaxBlendWeight. Spaces around terms are allowed,
+// control characters nowhere.
 func ParseBlend(spec string) ([]BlendPart, error) {
 	if spec == "" {
 		return nil, fmt.Errorf("%w: empty voice", ErrBadBlend)
 	}
 	if len(spec) > 512 {
 		return nil, fmt.Errorf("%w: spec longer than 512 bytes", ErrBadBlend)
+	}
+	if i := strings.IndexFunc(spec, unicode.IsControl); i >= 0 {
+		return nil, fmt.Errorf("%w: control character at byte %d", ErrBadBlend, i)
 	}
 	var parts []BlendPart
 	for _, term := range strings.Split(spec, "+") {
@@ -185,8 +201,8 @@ func ParseBlend(spec string) ([]BlendPart, error) {
 				return nil, fmt.Errorf("%w: %q: weight must be written name(w)", ErrBadBlend, term)
 			}
 			w, err := strconv.ParseFloat(term[i+1:len(term)-1], 64)
-			if err != nil || !(w > 0) || w > 1e6 {
-				return nil, fmt.Errorf("%w: %q: weight must be a positive number", ErrBadBlend, term)
+			if err != nil || !(w >= MinBlendWeight && w <= MaxBlendWeight) {
+				return nil, fmt.Errorf("%w: %q: weight must be a number from %g to %g", ErrBadBlend, term, MinBlendWeight, MaxBlendWeight)
 			}
 			name, weight = strings.TrimSpace(term[:i]), w
 		}

@@ -147,6 +147,26 @@ func TestParsersRejectBadPacks(t *testing.T) {
 func second(_ Pack, err error) error             { return err }
 func second2(_ map[string]Pack, err error) error { return err }
 
+// TestParseBlendRefusesWhatNoClientMeans: weights below MinBlendWeight (denormals included)
+// and control characters anywhere are refused, not trimmed away or normalized into a mix.
+func TestParseBlendRefusesWhatNoClientMeans(t *testing.T) {
+	t.Parallel()
+	for _, spec := range []string{"af_sky(1e-320)+af_bella(1e-320)", "af_sky(1)+af_bella(0.0001)", "af_heart\n", "\taf_heart", "af_he\x00art", "af_sky+\x1baf_bella"} {
+		if _, err := ParseBlend(spec); !errors.Is(err, ErrBadBlend) {
+			t.Errorf("%q: err = %v, want ErrBadBlend", spec, err)
+		}
+	}
+	for _, spec := range []string{"af_sky(0.001)+af_bella", " af_heart ", "af_sky(1e6)+af_bella(2)"} {
+		if _, err := ParseBlend(spec); err != nil {
+			t.Errorf("%q: %v", spec, err)
+		}
+	}
+	v := &Voices{packs: map[string]Pack{"af_heart": make(Pack, PackRows*StyleDim)}, names: []string{"af_heart"}, blends: map[string]Pack{}}
+	if _, err := v.Resolve("af_heart\n"); err == nil {
+		t.Error(`Resolve("af_heart\n") spoke as af_heart`)
+	}
+}
+
 func FuzzParseBlend(f *testing.F) {
 	for _, s := range []string{"af_bella(2)+af_sky(1)", "af", "a(1e309)", "(", "a()+b"} {
 		f.Add(s)
@@ -157,7 +177,7 @@ func FuzzParseBlend(f *testing.F) {
 			return
 		}
 		for _, p := range parts {
-			if !(p.Weight > 0) || math.IsInf(p.Weight, 0) || !validVoiceName(p.Voice) {
+			if !(p.Weight >= MinBlendWeight) || math.IsInf(p.Weight, 0) || !validVoiceName(p.Voice) {
 				t.Fatalf("%q parsed to %+v", spec, p)
 			}
 		}

@@ -2,6 +2,7 @@ package sagemaker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -17,12 +18,28 @@ type Options struct {
 	// EndpointURL sends every client to one address instead of AWS's regional endpoints: a
 	// moto server or the local emulator on loopback. Empty: AWS itself.
 	EndpointURL string
+	// EndpointFlag names the setting EndpointURL came from, for messages
+	// ("--aws-endpoint-url"); empty: that flag.
+	EndpointFlag string
+	// Deadlines bound every call of the clients built from the configuration.
+	Deadlines Deadlines
+}
+
+// Where is the address the options send calls to, for messages.
+func (o Options) Where() Where {
+	flag := o.EndpointFlag
+	if flag == "" {
+		flag = "--aws-endpoint-url"
+	}
+	return Where{URL: o.EndpointURL, Flag: flag}
 }
 
 // LoadConfig resolves the SDK configuration once for every client a command builds. A missing
 // region is an error here rather than at the first call, where the SDK's message is obscure.
+// Its HTTP client carries o.Deadlines: no call waits longer than they allow to connect or for
+// an answer.
 func LoadConfig(ctx context.Context, o Options) (aws.Config, error) {
-	var opts []func(*config.LoadOptions) error
+	opts := []func(*config.LoadOptions) error{config.WithHTTPClient(o.Deadlines.client(nil, true))}
 	if o.Region != "" {
 		opts = append(opts, config.WithRegion(o.Region))
 	}
@@ -37,7 +54,7 @@ func LoadConfig(ctx context.Context, o Options) (aws.Config, error) {
 		return aws.Config{}, fmt.Errorf("load aws configuration: %w", err)
 	}
 	if cfg.Region == "" {
-		return aws.Config{}, fmt.Errorf("no aws region: pass --region or set AWS_REGION")
+		return aws.Config{}, &Error{Kind: ErrRegion, Err: errors.New("no region"), Msg: "no AWS region: pass --region, set AWS_REGION, or name one in the profile's config"}
 	}
 	return cfg, nil
 }

@@ -3,18 +3,22 @@ package sagemaker
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 )
 
 // InvokeEndpointWithBidirectionalStream belongs to a separate service, "SageMaker Runtime
@@ -50,12 +54,14 @@ const (
 
 // BidiClient opens InvokeEndpointWithBidirectionalStream sessions.
 type BidiClient struct {
-	creds  aws.CredentialsProvider
-	region string
-	url    string
-	ep     Endpoint
-	hc     *http.Client
-	signer *v4.Signer
+	creds     aws.CredentialsProvider
+	region    string
+	url       string
+	where     Where
+	deadlines Deadlines
+	ep        Endpoint
+	hc        *http.Client
+	signer    *v4.Signer
 	// InvocationPath and QueryString are ModelInvocationPath and ModelQueryString: where
 	// SageMaker connects on the container (default: its /invocations-bidirectional-stream).
 	InvocationPath, QueryString string
@@ -88,6 +94,16 @@ func NewBidiClient(cfg aws.Config, o RuntimeOptions) (*BidiClient, error) {
 		return nil, fmt.Errorf("endpoint url %q: %w", base, err)
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	d := o.Deadlines.WithDefaults()
+	tr.DialContext = (&net.Dialer{Timeout: d.Connect, KeepAlive: 30 * time.Second}).DialContext
+	tr.TLSHandshakeTimeout = d.Connect
+	// The CA bundle of the SDK configuration (AWS_CA_BUNDLE, the profile's ca_bundle) applies
+	// here too: `kokoro emulate --tls` prints its CA for that setting.
+	if b, ok := cfg.HTTPClient.(*awshttp.BuildableClient); ok {
+		if tc := b.GetTransport().TLSClientConfig; tc != nil && tc.RootCAs != nil {
+			tr.TLSClientConfig = &tls.Config{RootCAs: tc.RootCAs, MinVersion: tls.VersionTLS12}
+		}
+	}
 	var p http.Protocols
 	switch u.Scheme {
 	case "https":
@@ -101,8 +117,13 @@ func NewBidiClient(cfg aws.Config, o RuntimeOptions) (*BidiClient, error) {
 	tr.MaxIdleConnsPerHost = max(2, o.MaxConns)
 	tr.DisableCompression = true
 	u.Path = strings.TrimSuffix(u.Path, "/") + "/endpoints/" + url.PathEscape(o.Name) + bidiPath
+	where := o.where()
+	if where.URL == "" {
+		where.URL = base
+	}
 	return &BidiClient{
 		creds: cfg.Credentials, region: cfg.Region, url: u.String(), ep: o.Endpoint,
+		where: where, deadlines: o.Deadlines,
 		hc: &http.Client{Transport: tr}, signer: v4.NewSigner(),
 	}, nil
 }
@@ -117,11 +138,11 @@ func (c *BidiClient) CloseIdleConnections() { c.hc.CloseIdleConnections() }
 // answers at once.
 func (c *BidiClient) Open(ctx context.Context) (*BidiStream, error) {
 	if c.creds == nil {
-		return nil, errors.New("no aws credentials configured")
+		return nil, noCredentials(errors.New("no credentials provider"))
 	}
 	creds, err := c.creds.Retrieve(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("aws credentials: %w", err)
+		return nil, noCredentials(err)
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	pr, pw := io.Pipe()
@@ -162,12 +183,27 @@ func (c *BidiClient) Open(ctx context.Context) (*BidiStream, error) {
 	go func() {
 		defer close(s.respCh)
 		// The service should answer within moments; a session that never gets its response
-		// headers must not pin a worker forever.
-		t := time.AfterFunc(bidiOpenTimeout, cancel)
+		// headers must not pin a worker forever, nor outlive the caller's deadline (the
+		// preflight's).
+		wait := bidiOpenTimeout
+		if dl, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(dl))
+		}
+		var timedOut atomic.Bool
+		t := time.AfterFunc(wait, func() { timedOut.Store(true); cancel() })
 		resp, err := c.hc.Do(req)
 		t.Stop()
 		if err != nil {
-			s.respErr = fmt.Errorf("invoke bidirectional stream: %w", err)
+			switch {
+			case timedOut.Load():
+				s.respErr = silent(c.where, wait, err)
+			default:
+				if e := explainNetwork(err, c.where, c.deadlines); e != nil {
+					s.respErr = e
+				} else {
+					s.respErr = fmt.Errorf("invoke bidirectional stream: %w", err)
+				}
+			}
 			pr.CloseWithError(s.respErr)
 			return
 		}

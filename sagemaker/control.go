@@ -66,6 +66,10 @@ type Control struct {
 	CloudWatch CloudWatchAPI
 	Logs       LogsAPI
 	Region     string
+	// Where and Deadlines name the address the clients call and their deadlines in the
+	// messages of a call that could not reach it (LoadConfig set the deadlines themselves).
+	Where     Where
+	Deadlines Deadlines
 	// Poll is how often waits re-read the endpoint; 0 means DefaultPoll.
 	Poll time.Duration
 	// Sleep waits between polls; nil sleeps on the wall clock (tests make it instant).

@@ -130,21 +130,6 @@ func ownedBy(name, endpoint string) bool {
 	return err == nil
 }
 
-// Call is one control-plane request, shown by --dry-run and in step reports.
-type Call struct {
-	Op    string `json:"op"`
-	Input any    `json:"input"`
-}
-
-// String renders the call as its operation and its JSON input.
-func (c Call) String() string {
-	b, err := json.Marshal(c.Input)
-	if err != nil {
-		return c.Op
-	}
-	return c.Op + " " + string(b)
-}
-
 // Step is one call made (or, in a dry run, planned) and how long it took; waits are steps too.
 type Step struct {
 	Name string        `json:"name"`
@@ -235,7 +220,7 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 	switch res.Action {
 	case "create":
 		in := &sm.CreateEndpointInput{EndpointName: aws.String(spec.Endpoint), EndpointConfigName: aws.String(name)}
-		if err := run("create endpoint", Call{"sagemaker:CreateEndpoint", in}, func() error {
+		if err := run("create endpoint", Call{Op: "sagemaker:CreateEndpoint", Input: in}, func() error {
 			_, err := c.SageMaker.CreateEndpoint(ctx, in)
 			return err
 		}); err != nil {
@@ -245,7 +230,7 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 		// The new config describes the whole variant, except that under autoscaling the
 		// instance count autoscaling chose is kept rather than reset to the initial count.
 		in := &sm.UpdateEndpointInput{EndpointName: aws.String(spec.Endpoint), EndpointConfigName: aws.String(name), RetainAllVariantProperties: aws.Bool(scaled)}
-		if err := run("update endpoint", Call{"sagemaker:UpdateEndpoint", in}, func() error {
+		if err := run("update endpoint", Call{Op: "sagemaker:UpdateEndpoint", Input: in}, func() error {
 			_, err := c.SageMaker.UpdateEndpoint(ctx, in)
 			return err
 		}); err != nil {
@@ -289,7 +274,7 @@ func (c *Control) ensureModel(ctx context.Context, spec DeploySpec, name string,
 		PrimaryContainer: &types.ContainerDefinition{Image: aws.String(spec.Image), Environment: spec.Env},
 		Tags:             []types.Tag{{Key: aws.String("kokoro:endpoint"), Value: aws.String(spec.Endpoint)}},
 	}
-	return run("create model", Call{"sagemaker:CreateModel", in}, func() error {
+	return run("create model", Call{Op: "sagemaker:CreateModel", Input: in}, func() error {
 		_, err := c.SageMaker.CreateModel(ctx, in)
 		return err
 	})
@@ -325,7 +310,7 @@ func (c *Control) ensureConfig(ctx context.Context, spec DeploySpec, name string
 		ProductionVariants: []types.ProductionVariant{pv},
 		Tags:               []types.Tag{{Key: aws.String("kokoro:endpoint"), Value: aws.String(spec.Endpoint)}},
 	}
-	return run("create endpoint config", Call{"sagemaker:CreateEndpointConfig", in}, func() error {
+	return run("create endpoint config", Call{Op: "sagemaker:CreateEndpointConfig", Input: in}, func() error {
 		_, err := c.SageMaker.CreateEndpointConfig(ctx, in)
 		return err
 	})
@@ -387,7 +372,15 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 			o.OnStep(s)
 		}
 	}
+	// A model or config is reached both through the endpoint's config and through the list
+	// of kokoro's leftovers: each is deleted (or, in a dry run, listed) once.
+	done := map[string]bool{}
 	run := func(name string, call Call, do func() error) error {
+		key := call.Op + " " + call.Resource()
+		if done[key] {
+			return nil
+		}
+		done[key] = true
 		if o.DryRun {
 			step(Step{Name: name, Call: &call, Note: "dry run: not called"})
 			return nil
@@ -409,7 +402,7 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 	}
 	if t != nil {
 		in := deregisterInput(rid)
-		if err := run("deregister scalable target", Call{"application-autoscaling:DeregisterScalableTarget", in}, func() error {
+		if err := run("deregister scalable target", Call{Op: "application-autoscaling:DeregisterScalableTarget", Input: in}, func() error {
 			_, err := c.Scaling.DeregisterScalableTarget(ctx, in)
 			return err
 		}); err != nil {
@@ -426,7 +419,7 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 	}
 	if cur != nil {
 		in := &sm.DeleteEndpointInput{EndpointName: aws.String(endpoint)}
-		if err := run("delete endpoint", Call{"sagemaker:DeleteEndpoint", in}, func() error {
+		if err := run("delete endpoint", Call{Op: "sagemaker:DeleteEndpoint", Input: in}, func() error {
 			_, err := c.SageMaker.DeleteEndpoint(ctx, in)
 			if isNotFound(err) {
 				return nil
@@ -516,7 +509,7 @@ func (c *Control) deleteConfigAndModels(ctx context.Context, config string, run 
 
 func (c *Control) deleteConfig(ctx context.Context, name string, run runFunc) error {
 	in := &sm.DeleteEndpointConfigInput{EndpointConfigName: aws.String(name)}
-	return run("delete endpoint config", Call{"sagemaker:DeleteEndpointConfig", in}, func() error {
+	return run("delete endpoint config", Call{Op: "sagemaker:DeleteEndpointConfig", Input: in}, func() error {
 		_, err := c.SageMaker.DeleteEndpointConfig(ctx, in)
 		if isNotFound(err) {
 			return nil
@@ -527,7 +520,7 @@ func (c *Control) deleteConfig(ctx context.Context, name string, run runFunc) er
 
 func (c *Control) deleteModel(ctx context.Context, name string, run runFunc) error {
 	in := &sm.DeleteModelInput{ModelName: aws.String(name)}
-	return run("delete model", Call{"sagemaker:DeleteModel", in}, func() error {
+	return run("delete model", Call{Op: "sagemaker:DeleteModel", Input: in}, func() error {
 		_, err := c.SageMaker.DeleteModel(ctx, in)
 		if isNotFound(err) {
 			return nil

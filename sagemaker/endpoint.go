@@ -70,7 +70,7 @@ func isNotFound(err error) bool {
 	return errors.As(err, &api) && strings.HasPrefix(api.ErrorMessage(), "Could not find")
 }
 
-func (c *Control) explain(err error) error { return Explain(err, c.Region) }
+func (c *Control) explain(err error) error { return explain(err, c.Region, c.Where, c.Deadlines) }
 
 // endpointStatus reads the endpoint's status and instance counts (one DescribeEndpoint). A
 // missing endpoint is an *Error of kind ErrNotFound.

@@ -66,13 +66,20 @@ func Action(err error) string {
 // Explain turns an error from a control-plane call into the one-line message a user can act
 // on. Errors it does not recognise, and errors already explained, are returned unchanged.
 // region is named in messages where a wrong region is a likely cause.
-func Explain(err error, region string) error {
+func Explain(err error, region string) error { return explain(err, region, Where{}, Deadlines{}) }
+
+// explain is Explain with the address the call went to and its deadlines, which the messages
+// of an unreachable or silent address name.
+func explain(err error, region string, w Where, d Deadlines) error {
 	if err == nil {
 		return nil
 	}
 	var done *Error
 	if errors.As(err, &done) {
 		return err
+	}
+	if e := explainNetwork(err, w, d); e != nil {
+		return e
 	}
 	action := Action(err)
 	var se *v4.SigningError

@@ -332,7 +332,7 @@ func (c *Control) Apply(ctx context.Context, d planner.Documents, o ApplyOptions
 	}
 	st := d.ScalableTarget
 	reg := registerInput(Target{ResourceID: st.ResourceID, MinCapacity: st.MinCapacity, MaxCapacity: st.MaxCapacity})
-	if err := run("register scalable target", Call{"application-autoscaling:RegisterScalableTarget", reg}, func() error {
+	if err := run("register scalable target", Call{Op: "application-autoscaling:RegisterScalableTarget", Input: reg}, func() error {
 		_, err := c.Scaling.RegisterScalableTarget(ctx, reg)
 		return err
 	}); err != nil {
@@ -344,7 +344,7 @@ func (c *Control) Apply(ctx context.Context, d planner.Documents, o ApplyOptions
 		}
 		in := &aas.DeleteScalingPolicyInput{PolicyName: p.PolicyName, ServiceNamespace: aastypes.ServiceNamespaceSagemaker,
 			ScalableDimension: aastypes.ScalableDimension(planner.ScalableDimension), ResourceId: aws.String(st.ResourceID)}
-		if err := run("delete policy "+aws.ToString(p.PolicyName), Call{"application-autoscaling:DeleteScalingPolicy", in}, func() error {
+		if err := run("delete policy "+aws.ToString(p.PolicyName), Call{Op: "application-autoscaling:DeleteScalingPolicy", Input: in}, func() error {
 			_, err := c.Scaling.DeleteScalingPolicy(ctx, in)
 			return err
 		}); err != nil {
@@ -352,7 +352,7 @@ func (c *Control) Apply(ctx context.Context, d planner.Documents, o ApplyOptions
 		}
 	}
 	ttIn := ttPolicyInput(d.TargetTracking)
-	if err := run("put target-tracking policy", Call{"application-autoscaling:PutScalingPolicy", ttIn}, func() error {
+	if err := run("put target-tracking policy", Call{Op: "application-autoscaling:PutScalingPolicy", Input: ttIn}, func() error {
 		_, err := c.Scaling.PutScalingPolicy(ctx, ttIn)
 		return err
 	}); err != nil {
@@ -360,7 +360,7 @@ func (c *Control) Apply(ctx context.Context, d planner.Documents, o ApplyOptions
 	}
 	stepIn := stepPolicyInput(d.StepScaleIn)
 	stepARN := planner.StepPolicyARNPlaceholder
-	if err := run("put step scale-in policy", Call{"application-autoscaling:PutScalingPolicy", stepIn}, func() error {
+	if err := run("put step scale-in policy", Call{Op: "application-autoscaling:PutScalingPolicy", Input: stepIn}, func() error {
 		out, err := c.Scaling.PutScalingPolicy(ctx, stepIn)
 		if err == nil {
 			stepARN = aws.ToString(out.PolicyARN)
@@ -370,7 +370,7 @@ func (c *Control) Apply(ctx context.Context, d planner.Documents, o ApplyOptions
 		return changes, steps, err
 	}
 	alIn := alarmInput(d.ScaleInAlarm, stepARN)
-	if err := run("put scale-in alarm", Call{"cloudwatch:PutMetricAlarm", alIn}, func() error {
+	if err := run("put scale-in alarm", Call{Op: "cloudwatch:PutMetricAlarm", Input: alIn}, func() error {
 		_, err := c.CloudWatch.PutMetricAlarm(ctx, alIn)
 		return err
 	}); err != nil {

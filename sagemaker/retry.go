@@ -11,7 +11,8 @@ import (
 
 // Retry bounds the retries of control-plane calls. Throttling (ThrottlingException,
 // TooManyRequests, …), 5xx and Application Auto Scaling's ConcurrentUpdateException are
-// retried; every other error returns at once. Data-plane calls inside a measurement never go
+// retried; every other error returns at once, and so does an address that refuses the
+// connection or does not answer within its deadline. Data-plane calls inside a measurement never go
 // through this: a retried request is not a measurement.
 type Retry struct {
 	// MaxAttempts counts the first call; 0 means 8.
@@ -68,6 +69,15 @@ func (r Retry) retryer() aws.Retryer {
 		o.Retryables = append(o.Retryables, retry.RetryableErrorCode{
 			Codes: map[string]struct{}{"ConcurrentUpdateException": {}},
 		})
+		// An address that refuses connections or stays silent past its deadline is not
+		// retried: another attempt would be refused too, or wait as long again, and the
+		// user should hear about the address at once (deadlines.go).
+		o.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
+			if unreachable(err) {
+				return aws.FalseTernary
+			}
+			return aws.UnknownTernary
+		})}, o.Retryables...)
 		// The SDK's client-side retry quota would turn a long throttled wait into
 		// "retry quota exceeded" after a few minutes of polling; the attempt bound above is
 		// the limit that matters here.

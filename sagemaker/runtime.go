@@ -10,7 +10,6 @@ import (
 	"net/http"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sagemakerruntime"
 	"github.com/aws/aws-sdk-go-v2/service/sagemakerruntime/schemas"
 	"github.com/aws/aws-sdk-go-v2/service/sagemakerruntime/types"
@@ -37,6 +36,17 @@ type RuntimeOptions struct {
 	EndpointURL string
 	// MaxConns sizes the connection pool: one connection per worker of the ladder.
 	MaxConns int
+	// EndpointFlag names the setting EndpointURL came from, for messages; empty:
+	// "--aws-endpoint-url".
+	EndpointFlag string
+	// Deadlines bound connecting and, for a bidirectional session, the service's answer. An
+	// invocation's own length is bounded by its context (the bench's request timeout).
+	Deadlines Deadlines
+}
+
+// where is the runtime's address for messages.
+func (o RuntimeOptions) where() Where {
+	return Options{EndpointURL: o.EndpointURL, EndpointFlag: o.EndpointFlag}.Where()
 }
 
 // Content types of the invocation body and of the audio the bench asks for.
@@ -49,8 +59,11 @@ const (
 // InvokeEndpoint) with the SDK's sagemakerruntime client. It never retries: every call the
 // bench makes is one measurement, and a retried request would hide the refusal it measures.
 type StreamClient struct {
-	c  *sagemakerruntime.Client
-	ep Endpoint
+	c         *sagemakerruntime.Client
+	ep        Endpoint
+	region    string
+	where     Where
+	deadlines Deadlines
 }
 
 // NewStreamClient builds the client from an SDK configuration (LoadConfig).
@@ -58,7 +71,7 @@ func NewStreamClient(cfg aws.Config, o RuntimeOptions) (*StreamClient, error) {
 	if o.Name == "" {
 		return nil, errors.New("no endpoint name: pass --endpoint-name")
 	}
-	hc := awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+	hc := o.Deadlines.client(cfg.HTTPClient, false).WithTransportOptions(func(t *http.Transport) {
 		t.MaxIdleConns = max(100, o.MaxConns)
 		t.MaxIdleConnsPerHost = max(2, o.MaxConns)
 		t.DisableCompression = true // audio does not compress, and gzip would buffer the stream
@@ -71,7 +84,19 @@ func NewStreamClient(cfg aws.Config, o RuntimeOptions) (*StreamClient, error) {
 			so.BaseEndpoint = aws.String(o.EndpointURL)
 		}
 	})
-	return &StreamClient{c: c, ep: o.Endpoint}, nil
+	return &StreamClient{c: c, ep: o.Endpoint, region: cfg.Region, where: o.where(), deadlines: o.Deadlines}, nil
+}
+
+// fail turns an error of the SDK into what the bench sees: the service's verdict as an
+// *InvokeError, and a failure to call at all (no credentials, nothing listening, silence) as
+// the same one-line *Error the control plane gives.
+func (c *StreamClient) fail(err error, midStream bool) error {
+	err = fromSDK(err, midStream)
+	var ie *InvokeError
+	if err == nil || errors.As(err, &ie) {
+		return err
+	}
+	return explain(err, c.region, c.where, c.deadlines)
 }
 
 func (c *StreamClient) target() (variant, container *string) {
@@ -99,7 +124,7 @@ func (c *StreamClient) InvokeStream(ctx context.Context, body []byte, onPart fun
 		TargetContainerHostname: container,
 	}, ownProtocol)
 	if err != nil {
-		return fromSDK(err, false)
+		return c.fail(err, false)
 	}
 	stream := out.GetStream()
 	defer stream.Close()
@@ -114,7 +139,7 @@ func (c *StreamClient) InvokeStream(ctx context.Context, body []byte, onPart fun
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return fromSDK(err, true)
+		return c.fail(err, true)
 	}
 	if ctx.Err() != nil {
 		// The SDK's reader ends its channel quietly when the body read fails on a cancelled
@@ -144,7 +169,7 @@ func (c *StreamClient) Invoke(ctx context.Context, body []byte) ([]byte, error) 
 		TargetContainerHostname: container,
 	})
 	if err != nil {
-		return nil, fromSDK(err, false)
+		return nil, c.fail(err, false)
 	}
 	return out.Body, nil
 }

@@ -151,7 +151,7 @@ func (c *Control) deleteOwnAlarms(ctx context.Context, endpoint, variant string,
 		return nil
 	}
 	in := &cloudwatch.DeleteAlarmsInput{AlarmNames: []string{name}}
-	return run("delete scale-in alarm", Call{"cloudwatch:DeleteAlarms", in}, func() error {
+	return run("delete scale-in alarm", Call{Op: "cloudwatch:DeleteAlarms", Input: in}, func() error {
 		_, err := c.CloudWatch.DeleteAlarms(ctx, in)
 		return err
 	})

@@ -341,7 +341,7 @@ esac
 ln -sf "$(basename "$model")" "$assets/model/model.onnx"
 log "model ok ($variant: $model)"
 
-# --- Debian tools: espeak-ng (out-of-vocabulary fallback), pocketsphinx (the listening test) ---
+# --- Debian tools: espeak-ng (out-of-vocabulary fallback), pocketsphinx (the listening test), flac -
 # --- and the LAME and libopus headers the mp3 and opus encoders are built against ------------
 # pocketsphinx with its US English model is the offline recognizer `make test` listens with.
 # libmp3lame-dev and libopus-dev are needed to build the binary at all (audio/codec links them).
@@ -351,16 +351,19 @@ pkgs=()
 command -v espeak-ng >/dev/null || [ "${KOKORO_SKIP_ESPEAK:-0}" = 1 ] || pkgs+=(espeak-ng)
 command -v pocketsphinx_continuous >/dev/null || pkgs+=(pocketsphinx)
 [ -f /usr/share/pocketsphinx/model/en-us/en-us.lm.bin ] || pkgs+=(pocketsphinx-en-us)
+# flac, the reference decoder's tool: the second decoder the format test reads FLAC with.
+command -v flac >/dev/null || pkgs+=(flac)
 if [ ${#pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     log "installing ${pkgs[*]}"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null) \
       || log "warning: ${pkgs[*]} could not be installed; without espeak-ng the built-in letter-to-sound fallback is used, without pocketsphinx make test fails"
   else
-    log "note: ${pkgs[*]} not installed (sudo apt-get install ${pkgs[*]}); espeak-ng is optional, pocketsphinx is needed by make test, libmp3lame-dev and libopus-dev by make build"
+    log "note: ${pkgs[*]} not installed (sudo apt-get install ${pkgs[*]}); espeak-ng is optional, pocketsphinx and flac are needed by make test, libmp3lame-dev and libopus-dev by make build"
   fi
 fi
 command -v espeak-ng >/dev/null && log "espeak-ng ok ($(espeak-ng --version | head -1))"
 command -v pocketsphinx_continuous >/dev/null && log "pocketsphinx ok"
+command -v flac >/dev/null && log "flac ok"
 [ -f /usr/include/lame/lame.h ] && [ -f /usr/include/opus/opus.h ] && log "LAME and libopus headers ok"
 log "assets ready in $assets"

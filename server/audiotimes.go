@@ -15,23 +15,38 @@ type audioTimes struct {
 	onset *audio.Onset
 	byte_ time.Time // first audio byte written; zero until then
 	sound time.Time // first audible sample heard; zero until then
+	held  int       // samples encoded before any byte left (an encoder that holds them)
+	heard int       // the first audible sample's place in the stream, once found; -1 before
 }
 
-func newAudioTimes() *audioTimes { return &audioTimes{onset: audio.NewOnset(api.SampleRate)} }
+func newAudioTimes() *audioTimes {
+	return &audioTimes{onset: audio.NewOnset(api.SampleRate), heard: -1}
+}
 
 // wrote records samples written to the client at t.
-func (f *audioTimes) wrote(pcm []float32, t time.Time) {
-	if len(pcm) == 0 {
-		return
+func (f *audioTimes) wrote(pcm []float32, t time.Time) { f.encoded(pcm, true, t) }
+
+// encoded records samples handed to the encoder at t, and whether any bytes left with them:
+// an encoder may hold its first samples (a FLAC file leaves whole at the end), and the first
+// byte and the first sound are timed when bytes leave, not when samples were encoded.
+func (f *audioTimes) encoded(pcm []float32, sent bool, t time.Time) {
+	if f.sound.IsZero() && f.heard < 0 && len(pcm) > 0 {
+		if at, ok := f.onset.Write(pcm); ok {
+			f.heard = int(at)
+		}
 	}
 	if f.byte_.IsZero() {
+		if !sent {
+			f.held += len(pcm)
+			return
+		}
+		if f.held+len(pcm) == 0 {
+			return
+		}
 		f.byte_ = t
 	}
-	if !f.sound.IsZero() {
-		return
-	}
-	if at, ok := f.onset.Write(pcm); ok {
-		f.sound = f.byte_.Add(time.Duration(at) * time.Second / api.SampleRate)
+	if f.sound.IsZero() && f.heard >= 0 {
+		f.sound = f.byte_.Add(time.Duration(f.heard) * time.Second / api.SampleRate)
 		if t.After(f.sound) {
 			f.sound = t
 		}

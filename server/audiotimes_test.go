@@ -41,3 +41,24 @@ func TestAudioTimesHearTheFirstSoundNotTheFirstByte(t *testing.T) {
 		}
 	}
 }
+
+// An encoder that holds its samples (a FLAC leaves whole at the end) is timed when its bytes
+// leave: the first byte then, and the first sound no earlier.
+func TestAudioTimesWaitForTheBytes(t *testing.T) {
+	t.Parallel()
+	t0 := time.Unix(1000, 0)
+	loud := make([]float32, api.SampleRate/10)
+	for i := range loud {
+		loud[i] = 0.2
+	}
+	a := newAudioTimes()
+	a.encoded(loud, false, t0)
+	a.encoded(loud, false, t0.Add(time.Second))
+	if !a.byte_.IsZero() || !a.sound.IsZero() {
+		t.Fatalf("timed before any byte left: %v %v", a.byte_, a.sound)
+	}
+	a.encoded(nil, true, t0.Add(3*time.Second))
+	if want := t0.Add(3 * time.Second); !a.byte_.Equal(want) || !a.sound.Equal(want) {
+		t.Errorf("first byte %v, sound %v; want both at 3 s", a.byte_.Sub(t0), a.sound.Sub(t0))
+	}
+}

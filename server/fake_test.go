@@ -76,10 +76,13 @@ func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []floa
 type fakeVoices struct{ names []string }
 
 func (v fakeVoices) Style(spec string, _ int) ([]float32, error) {
-	for _, part := range strings.Split(spec, "+") {
-		name, _, _ := strings.Cut(part, "(")
-		if !slices.Contains(v.names, strings.TrimSpace(name)) {
-			return nil, &model.UnknownVoiceError{Name: name, Have: v.names}
+	parts, err := model.ParseBlend(spec) // the real engine's syntax and weight rules
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		if !slices.Contains(v.names, p.Voice) {
+			return nil, &model.UnknownVoiceError{Name: p.Voice, Have: v.names}
 		}
 	}
 	return make([]float32, 256), nil

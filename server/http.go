@@ -160,7 +160,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			id = syn.id
 		}
 		if err == nil {
-			syn.req, err = eng.Check(syn.req)
+			syn.req, err = checkSynthesis(eng, syn.fields, s.limits(), false)
 		}
 		if err != nil {
 			fail(err)
@@ -354,7 +354,7 @@ func (h *httpAudio) write(pcm []float32) error {
 	} else if err := h.send(h.buf); err != nil {
 		return err
 	}
-	h.first.wrote(pcm, time.Now())
+	h.first.encoded(pcm, len(h.buf) > 0, time.Now())
 	return nil
 }
 

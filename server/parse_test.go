@@ -25,13 +25,13 @@ func checker(tb testing.TB) *tts.Engine {
 }
 
 // decodeAndCheck is what the handler does with a body before admission: the route's decoding,
-// then the engine's Check.
+// then checkSynthesis.
 func decodeAndCheck(e *tts.Engine, parse func([]byte, limits) (*synthesis, error), b []byte) (*synthesis, error) {
 	s, err := parse(b, testLimits())
 	if err != nil {
 		return nil, err
 	}
-	if s.req, err = e.Check(s.req); err != nil {
+	if s.req, err = checkSynthesis(e, s.fields, testLimits(), false); err != nil {
 		return nil, err
 	}
 	return s, nil

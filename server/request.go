@@ -40,11 +40,12 @@ const (
 	labelBidi        = "bidi"
 )
 
-// synthesis is one decoded request, whichever route it came in on; the engine checks req
-// (Engine.Check) before it is admitted.
+// synthesis is one decoded request, whichever route it came in on; checkSynthesis turns its
+// fields into req before it is admitted.
 type synthesis struct {
 	route   string // metrics label
 	id      string
+	fields  fields // as the client sent them; checkSynthesis turns them into req
 	req     tts.Request
 	format  codec.Format
 	stream  bool
@@ -125,18 +126,6 @@ func checkRequestID(id string) error {
 	return nil
 }
 
-// maxVoiceSpec bounds a voice spec: a blend of a dozen voices with weights fits many times.
-const maxVoiceSpec = 256
-
-// checkVoiceSpec refuses a voice spec too long to be one, before its name is quoted in an
-// error message and a log line.
-func checkVoiceSpec(v string) error {
-	if len(v) > maxVoiceSpec {
-		return fmt.Errorf("%w: a voice spec of %d bytes, the limit is %d", tts.ErrUnknownVoice, len(v), maxVoiceSpec)
-	}
-	return nil
-}
-
 // clip quotes a client's value for an error message and the log, at most 64 bytes of it.
 func clip(s string) string {
 	const max = 64
@@ -189,9 +178,6 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if err := decodeStrict(b, &in); err != nil {
 		return nil, err
 	}
-	if err := checkRequestID(in.RequestID); err != nil {
-		return nil, err
-	}
 	if err := checkTimestamp(in.RequestTimestamp, lim); err != nil {
 		return nil, err
 	}
@@ -207,14 +193,7 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(name); err != nil {
 		return nil, err
 	}
-	lang, err := checkLang(in.Lang)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkVoiceSpec(in.Voice); err != nil {
-		return nil, err
-	}
-	s.req = tts.Request{Text: in.Text, Voice: lim.voice(in.Voice), Speed: in.Speed, Lang: lang}
+	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang}
 	return s, nil
 }
 
@@ -254,10 +233,7 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkVoiceSpec(in.Voice); err != nil {
-		return nil, err
-	}
-	s.req = tts.Request{Text: in.Input, Voice: lim.voice(in.Voice), Speed: speed}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed}
 	return s, nil
 }
 

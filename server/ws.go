@@ -12,7 +12,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/tts"
 )
 
 // handleBidi upgrades GET /invocations-bidirectional-stream to a WebSocket session.
@@ -215,19 +214,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
-	if err := checkVoiceSpec(m.Voice); err != nil {
-		return nil, err
-	}
-	lang, err := checkLang(m.Lang)
-	if err != nil {
-		return nil, err
-	}
-	req := tts.Request{Text: m.Text, Voice: ss.srv.voices.resolve(m.Voice), Speed: m.Speed, Lang: lang}
-	check := ss.eng.Check
-	if streamed {
-		check = ss.eng.CheckVoice
-	}
-	req, err = check(req)
+	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang}, ss.srv.limits(), streamed)
 	if err != nil {
 		return nil, err
 	}

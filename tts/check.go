@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/kokoro-sm/kokoro/api"
@@ -47,6 +48,11 @@ func (e *Engine) CheckVoice(req Request) (Request, error) {
 		if v := *req.Speed; !(v >= api.MinSpeed && v <= api.MaxSpeed) {
 			return req, fmt.Errorf("%w: %g is not in [%g, %g]", ErrBadSpeed, v, api.MinSpeed, api.MaxSpeed)
 		}
+	}
+	// A control character is refused before the spaces around the spec are trimmed: trimming
+	// would make "af_heart\n" speak as af_heart.
+	if i := strings.IndexFunc(req.Voice, unicode.IsControl); i >= 0 {
+		return req, &VoiceError{Err: fmt.Errorf("%w: the voice spec has a control character at byte %d", model.ErrBadBlend, i), Valid: e.voices.Names()}
 	}
 	req.Voice = strings.TrimSpace(req.Voice)
 	if req.Voice == "" {

@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -19,31 +18,31 @@ import (
 const flacBlock = 4096
 
 // flacEncoder writes 16-bit mono FLAC with github.com/mewkiz/flac, whose encoder picks the
-// best fixed predictor for each frame. A stream's STREAMINFO says "length unknown" (0 samples,
-// no MD5), which the format allows; a complete file is written into a seekable buffer so that
-// the encoder fills in the length, block sizes and MD5 when it is closed.
+// best fixed predictor for each frame. Every FLAC it writes is complete: the file is built in
+// a seekable buffer and handed out by Finish, once the encoder has filled in the length, block
+// sizes and MD5 of STREAMINFO. The format allows a stream to say "length unknown" (0 samples),
+// but libsndfile, and so Python's soundfile, then takes the length as 2^63-1 frames and cannot
+// read the file ("array is too big"); a FLAC answer therefore starts when its synthesis ends,
+// streamed or not.
 type flacEncoder struct {
-	enc      *flac.Encoder
-	complete bool
-	stream   bytes.Buffer // a stream's bytes not yet handed out
-	file     *seekBuffer  // a complete file
-	pending  []int32
-	frame    frame.Frame
+	enc     *flac.Encoder
+	file    *seekBuffer
+	pending []int32
+	frame   frame.Frame
 }
 
+// newFLAC starts a FLAC file; total, when known (≥ 0), is written at once and checked by the
+// encoder, else the count is filled in at Finish.
 func newFLAC(total int) (Encoder, error) {
 	info := &meta.StreamInfo{
 		BlockSizeMin: flacBlock, BlockSizeMax: flacBlock,
 		SampleRate: api.SampleRate, NChannels: 1, BitsPerSample: 16,
 	}
-	e := &flacEncoder{complete: total >= 0}
-	var w io.Writer = &e.stream
-	if e.complete {
+	if total >= 0 {
 		info.NSamples = uint64(total)
-		e.file = &seekBuffer{}
-		w = e.file
 	}
-	enc, err := flac.NewEncoder(w, info)
+	e := &flacEncoder{file: &seekBuffer{}}
+	enc, err := flac.NewEncoder(e.file, info)
 	if err != nil {
 		return nil, fmt.Errorf("flac: %w", err)
 	}
@@ -65,13 +64,6 @@ func (e *flacEncoder) writeFrame(samples []int32) error {
 	return nil
 }
 
-// out hands out what a stream has written so far.
-func (e *flacEncoder) out(dst []byte) []byte {
-	dst = append(dst, e.stream.Bytes()...)
-	e.stream.Reset()
-	return dst
-}
-
 func (e *flacEncoder) Write(dst []byte, samples []float32) ([]byte, error) {
 	if e.enc == nil {
 		return dst, errClosed
@@ -86,7 +78,7 @@ func (e *flacEncoder) Write(dst []byte, samples []float32) ([]byte, error) {
 		e.pending = e.pending[flacBlock:]
 	}
 	e.pending = append(e.pending[:0:0], e.pending...)
-	return e.out(dst), nil
+	return dst, nil // the file is handed out whole by Finish
 }
 
 func (e *flacEncoder) Finish(dst []byte) ([]byte, error) {
@@ -98,10 +90,6 @@ func (e *flacEncoder) Finish(dst []byte) ([]byte, error) {
 			return dst, err
 		}
 		e.pending = nil
-	}
-	if !e.complete {
-		e.enc = nil
-		return e.out(dst), nil
 	}
 	err := e.enc.Close() // rewrites STREAMINFO through the seekable buffer
 	e.enc = nil

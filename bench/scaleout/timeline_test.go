@@ -189,3 +189,33 @@ func TestRecovered(t *testing.T) {
 		t.Fatalf("too few samples: %v %q", ok, note)
 	}
 }
+
+// TestRecoveredNamesTooFewSamples: a probe whose p95 is far under target but whose windows
+// each hold fewer completions than a verdict needs is told so, with the window, the count it
+// saw and the count it needed, and the settings that fix it; it is not told that p95 never
+// held under the target.
+func TestRecoveredNamesTooFewSamples(t *testing.T) {
+	t.Parallel()
+	var s []Sample
+	for i := range 40 { // one completion every 15 s: 4 or 5 per 60 s window, 6.9 s each
+		s = append(s, Sample{At: t0.Add(time.Duration(15*i) * time.Second), TTFAB: 6900 * time.Millisecond})
+	}
+	_, note, ok := Recovered(s, t0, time.Time{}, 30*time.Second, time.Minute, 6)
+	if ok {
+		t.Fatal("recovered on windows too thin to judge")
+	}
+	for _, want := range []string{"too few probe completions", "at most 5 in any 1m0s window", "6 needed", "--recover-window", "--probe-concurrency"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note lacks %q: %s", want, note)
+		}
+	}
+	if strings.Contains(note, "never held") {
+		t.Errorf("blames the p95: %s", note)
+	}
+	// With enough samples and a p95 over target, the p95 is the cause, and its lowest value
+	// is given.
+	_, note, _ = Recovered(s, t0, time.Time{}, 5*time.Second, time.Minute, 4)
+	if !strings.Contains(note, "never held under 5000 ms") || !strings.Contains(note, "6900 ms") {
+		t.Errorf("slow probe: %s", note)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/bench"
@@ -22,7 +23,16 @@ type SageMaker struct {
 	InvokeStream func(ctx context.Context, body []byte, onPart func([]byte)) error
 	// OpenBidi opens an InvokeEndpointWithBidirectionalStream session.
 	OpenBidi func(ctx context.Context) (BidiSession, error)
+	// PreflightTimeout bounds the preflight (default DefaultPreflightTimeout): an endpoint
+	// that takes the connection and never answers fails it in that time.
+	PreflightTimeout time.Duration
+	// Where names the runtime's address and the flag that set it, for the preflight's
+	// messages ("http://127.0.0.1:8081 (--aws-endpoint-url)").
+	Where string
 }
+
+// DefaultPreflightTimeout bounds the preflight's one short utterance on an idle endpoint.
+const DefaultPreflightTimeout = 15 * time.Second
 
 // BidiSession is one InvokeEndpointWithBidirectionalStream session.
 type BidiSession interface {
@@ -132,7 +142,16 @@ func Preflight(ctx context.Context, t Transport) error {
 // preflightText is the utterance of the preflight.
 const preflightText = "Ready."
 
-func preflight(ctx context.Context, t bench.Transport) error {
+func preflight(parent context.Context, t bench.Transport, sm *SageMaker) error {
+	if sm == nil {
+		sm = &SageMaker{}
+	}
+	limit := sm.PreflightTimeout
+	if limit <= 0 {
+		limit = DefaultPreflightTimeout
+	}
+	ctx, cancel := context.WithTimeout(parent, limit)
+	defer cancel()
 	conn, err := t.Dial(ctx)
 	if err == nil {
 		err = conn.Synthesize(ctx, bench.Request{ID: "preflight", Text: preflightText}, func([]byte) {})
@@ -140,6 +159,13 @@ func preflight(ctx context.Context, t bench.Transport) error {
 	}
 	if err == nil {
 		return nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+		where := sm.Where
+		if where == "" {
+			where = "the SageMaker runtime"
+		}
+		return fmt.Errorf("%s preflight: timeout: no audio from %s within %v: the endpoint took the request and sent nothing back; check that the address is the SageMaker runtime (kokoro emulate, a VPC endpoint) and that the endpoint's containers answer /invocations", t.Name(), where, limit)
 	}
 	var se *bench.ServerError
 	if errors.As(err, &se) {

@@ -17,13 +17,14 @@ import (
 // one utterance at a time on it, as over ws; TTFAB ends at the first binary part.
 type SageMakerBidi struct {
 	open func(ctx context.Context) (BidiSession, error)
+	sm   *SageMaker
 }
 
 func openSageMakerBidi(o Options) (Transport, error) {
 	if o.SageMaker == nil || o.SageMaker.OpenBidi == nil {
 		return nil, errors.New("transport sagemaker-bidi needs a SageMaker runtime client: pass --endpoint-name (and --region, or --aws-endpoint-url for kokoro emulate)")
 	}
-	return &SageMakerBidi{open: o.SageMaker.OpenBidi}, nil
+	return &SageMakerBidi{open: o.SageMaker.OpenBidi, sm: o.SageMaker}, nil
 }
 
 // Name implements bench.Transport.
@@ -33,7 +34,7 @@ func (t *SageMakerBidi) Name() string { return artifact.TransportSageMakerBidi }
 func (t *SageMakerBidi) Close() error { return nil }
 
 // Preflight speaks one utterance and stops the run on a fatal refusal.
-func (t *SageMakerBidi) Preflight(ctx context.Context) error { return preflight(ctx, t) }
+func (t *SageMakerBidi) Preflight(ctx context.Context) error { return preflight(ctx, t, t.sm) }
 
 // Dial implements bench.Transport. The session opens lazily with the first utterance, and
 // again after one ended: a session the service closed (an error event ends it) is replaced

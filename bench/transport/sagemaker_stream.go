@@ -16,13 +16,14 @@ import (
 type SageMakerStream struct {
 	invoke    func(ctx context.Context, body []byte, onPart func([]byte)) error
 	timestamp func() float64
+	sm        *SageMaker
 }
 
 func openSageMakerStream(o Options) (Transport, error) {
 	if o.SageMaker == nil || o.SageMaker.InvokeStream == nil {
 		return nil, errors.New("transport sagemaker-stream needs a SageMaker runtime client: pass --endpoint-name (and --region, or --aws-endpoint-url for kokoro emulate)")
 	}
-	return &SageMakerStream{invoke: o.SageMaker.InvokeStream, timestamp: o.Timestamp}, nil
+	return &SageMakerStream{invoke: o.SageMaker.InvokeStream, timestamp: o.Timestamp, sm: o.SageMaker}, nil
 }
 
 // Name implements bench.Transport.
@@ -36,7 +37,7 @@ func (t *SageMakerStream) Dial(context.Context) (bench.Conn, error) { return smS
 func (t *SageMakerStream) Close() error { return nil }
 
 // Preflight speaks one utterance and stops the run on a fatal refusal (ValidationError, …).
-func (t *SageMakerStream) Preflight(ctx context.Context) error { return preflight(ctx, t) }
+func (t *SageMakerStream) Preflight(ctx context.Context) error { return preflight(ctx, t, t.sm) }
 
 type smStreamConn struct{ t *SageMakerStream }
 

@@ -12,9 +12,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"runtime"
-	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -26,7 +23,6 @@ import (
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/plot"
 	"github.com/kokoro-sm/kokoro/bench/transport"
-	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -149,7 +145,13 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 		} else if isSageMakerTransport(f.transport) {
 			target = f.sm.describe()
 		}
-		return bench.DryRun(cfg, target, f.transport)(stdout)
+		if err := bench.DryRun(cfg, target, f.transport)(stdout); err != nil {
+			return err
+		}
+		if isSageMakerTransport(f.transport) && f.sm.freeze {
+			f.sm.writeFreezePlan(stdout)
+		}
+		return nil
 	}
 
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -170,27 +172,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 			}
 		}()
 		baseURL = u
-		// The server's configuration decides Q_max as much as the machine does: it goes into
-		// the fingerprint the way a SageMaker endpoint's container environment does.
-		// The shape is recorded as the engine resolves it (the adaptive default is slots 0 in
-		// the flags), so that two runs of different shapes never share a fingerprint.
-		env := func(flag string) string { return lookupSetting(flag).Env }
-		provider, _ := model.ParseProvider(f.engine.Provider)
-		shape, cores := f.engine.Shape(provider, f.engine.Assets.ORTLib, runtime.NumCPU())
-		target.ContainerEnv = map[string]string{
-			env("slots"):               strconv.Itoa(len(shape)),
-			env("threads"):             strconv.Itoa(slices.Max(shape)),
-			env("provider"):            f.engine.Provider,
-			env("max-queue-depth"):     strconv.Itoa(f.maxQueueDepth),
-			env("first-chunk-max-ids"): strconv.Itoa(f.engine.FirstChunkMaxIDs),
-			env("max-chunk-ids"):       strconv.Itoa(f.engine.MaxChunkIDs),
-			env("slot-threads"):        (*intList)(&shape).String(),
-			env("cores"):               strconv.Itoa(cores),
-			env("first-chunk-min-ids"): strconv.Itoa(f.engine.FirstChunkMinIDs),
-			env("chunk-ramp"):          strconv.FormatFloat(f.engine.Ramp, 'g', -1, 64),
-			env("first-chunk-at"):      f.engine.FirstChunkAt.String(),
-			env("chunk-context"):       (*toggle)(&f.engine.ChunkContext).String(),
-		}
+		target.ContainerEnv = engineEnv(f.engine, f.maxQueueDepth)
 		target.Build = prov.Build
 		if target.Build == "" {
 			target.Build = version

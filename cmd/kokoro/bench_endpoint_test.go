@@ -32,7 +32,7 @@ func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 	// and a busy machine would have to add another second to a request to move Q_max.
 	delay.Store(int64(time.Second))
 	container := standIn(t, &delay, nil)
-	cfg, err := sagemaker.LoadConfig(context.Background(), sagemaker.Options{Region: cloudRegion})
+	cfg, err := sagemaker.LoadConfig(context.Background(), sagemaker.Options{Region: cloudRegion, Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -20,6 +21,7 @@ type sageMakerFlags struct {
 	region, profile, endpointURL string
 	runtimeURL                   string
 	instanceType, imageDigest    string
+	timeout                      time.Duration
 	// freeze runs the ladder under the control plane: autoscaling suspended and one instance
 	// pinned (restored on exit), capacity watched, CloudWatch's concurrency read per rung, and
 	// the fingerprint read from the endpoint itself.
@@ -39,6 +41,20 @@ func addSageMakerFlags(fl *pflag.FlagSet, f *sageMakerFlags) {
 	fl.StringVar(&f.stateDir, "state-dir", "", "sagemaker-*: directory of the freeze's state file (default: KOKORO_STATE_DIR, $XDG_STATE_HOME/kokoro or ~/.local/state/kokoro)")
 	fl.StringVar(&f.instanceType, "instance-type", "", "sagemaker-*: the endpoint's instance type for the artifact's fingerprint, when the endpoint is not read (--freeze=false)")
 	fl.StringVar(&f.imageDigest, "image-digest", "", "sagemaker-*: the container image digest for the fingerprint (sha256:…), when the endpoint does not report one")
+	addAWSTimeoutFlag(fl, &f.timeout)
+}
+
+// deadlines are the AWS calls' deadlines from --aws-timeout.
+func (f sageMakerFlags) deadlines() sagemaker.Deadlines {
+	return sagemaker.Deadlines{Answer: f.timeout}
+}
+
+// runtimeFlag names the flag the runtime's address came from, for messages.
+func (f sageMakerFlags) runtimeFlag() string {
+	if f.runtimeURL != "" {
+		return "--runtime-endpoint-url"
+	}
+	return "--aws-endpoint-url"
 }
 
 func isSageMakerTransport(name string) bool { return strings.HasPrefix(name, "sagemaker-") }
@@ -49,20 +65,30 @@ func (f sageMakerFlags) open(ctx context.Context, name string, maxConns int) (*t
 	if f.endpoint == "" {
 		return nil, artifact.Target{}, nil, fmt.Errorf("transport %s needs --endpoint-name", name)
 	}
-	cfg, err := sagemaker.LoadConfig(ctx, sagemaker.Options{Region: f.region, Profile: f.profile})
+	cfg, err := sagemaker.LoadConfig(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, Deadlines: f.deadlines()})
 	if err != nil {
 		return nil, artifact.Target{}, nil, err
 	}
+	// Credentials are resolved now, as the control-plane commands do, so that a run without
+	// any fails before the preflight with the same line.
+	if err := sagemaker.CheckCredentials(ctx, cfg); err != nil {
+		return nil, artifact.Target{}, nil, err
+	}
 	o := sagemaker.RuntimeOptions{
-		Endpoint:    sagemaker.Endpoint{Name: f.endpoint, Variant: f.variant, TargetContainer: f.container},
-		EndpointURL: f.runtimeAddress(),
-		MaxConns:    maxConns,
+		Endpoint:     sagemaker.Endpoint{Name: f.endpoint, Variant: f.variant, TargetContainer: f.container},
+		EndpointURL:  f.runtimeAddress(),
+		EndpointFlag: f.runtimeFlag(),
+		MaxConns:     maxConns,
+		Deadlines:    f.deadlines(),
 	}
 	target := artifact.Target{
 		Kind: artifact.TargetSageMaker, Endpoint: f.endpoint, Variant: f.variant, Region: cfg.Region,
 		InstanceType: f.instanceType, ImageDigest: f.imageDigest, BaseURL: f.runtimeAddress(),
 	}
-	sm := &transport.SageMaker{}
+	sm := &transport.SageMaker{PreflightTimeout: f.deadlines().Preflight()}
+	if u := f.runtimeAddress(); u != "" {
+		sm.Where = u + " (" + f.runtimeFlag() + ")"
+	}
 	closeFn := func() {}
 	switch name {
 	case artifact.TransportSageMakerStream:
@@ -115,7 +141,7 @@ func (f sageMakerFlags) runtimeAddress() string {
 // endpoint does not report (an image named by tag, with no resolved digest) comes from
 // --image-digest.
 func (f sageMakerFlags) controlPlane(ctx context.Context, transportName, model string, log io.Writer) (bench.Hooks, artifact.Target, error) {
-	c, err := controlFor(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, EndpointURL: f.endpointURL})
+	c, err := controlFor(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, EndpointURL: f.endpointURL, Deadlines: f.deadlines()})
 	if err != nil {
 		return bench.Hooks{}, artifact.Target{}, err
 	}
@@ -165,6 +191,7 @@ func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConn
 		f := sageMakerFlags{
 			endpoint: p.endpoint, variant: p.variant, container: p.targetContainer,
 			region: p.aws.region, profile: p.aws.profile, endpointURL: p.aws.endpointURL, runtimeURL: p.runtimeURL,
+			timeout: p.aws.timeout,
 		}
 		sm, _, c, err := f.open(ctx, name, maxConns)
 		if err != nil {
@@ -178,4 +205,25 @@ func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConn
 		return nil, nil, err
 	}
 	return tr, closeFn, nil
+}
+
+// writeFreezePlan says, for a dry run, what the ladder would change on the endpoint and put
+// back: the dry run reads nothing, so the recorded values are named, not shown.
+func (f sageMakerFlags) writeFreezePlan(w io.Writer) {
+	variant := f.variant
+	if variant == "" {
+		variant = sagemaker.DefaultVariant
+	}
+	rid := sagemaker.ResourceID(f.endpoint, variant)
+	fmt.Fprintf(w, "around the ladder (--freeze), after recording the variant's scaling and count in %s:\n", sagemaker.StatePath(stateDir(f.stateDir), orDefault(f.region, "REGION"), f.endpoint, variant))
+	fmt.Fprintf(w, "would call application-autoscaling:RegisterScalableTarget %s: SuspendedState → scale-in,scale-out,scheduled (when a target is registered)\n", rid)
+	fmt.Fprintf(w, "would call sagemaker:UpdateEndpointWeightsAndCapacities %s: variant %s DesiredInstanceCount → 1 (when it is not 1)\n", f.endpoint, variant)
+	fmt.Fprintf(w, "and after it, on every exit: the same two calls putting the recorded count and scaling back (kokoro thaw --dry-run shows them for a run that was killed)\n")
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

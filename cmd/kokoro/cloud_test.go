@@ -25,6 +25,9 @@ func motoEnv(t *testing.T) string {
 		"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "",
 		"AWS_PROFILE": "", "AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
 		"AWS_EC2_METADATA_DISABLED": "true", "KOKORO_STATE_DIR": dir + "/state",
+		// moto's first call to a service loads it, which a busy machine can take past the
+		// 10 s deadline: the deadline tests set theirs with --aws-timeout.
+		"KOKORO_AWS_TIMEOUT": "2m",
 	} {
 		t.Setenv(k, v)
 	}
@@ -58,7 +61,7 @@ func runRootTo(t *testing.T, out *testenv.Buffer, args ...string) (string, error
 // testControl is the test's own view of moto, outside the commands.
 func testControl(t *testing.T, url string) *sagemaker.Control {
 	t.Helper()
-	c, err := controlFor(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: url})
+	c, err := controlFor(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: url, Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}

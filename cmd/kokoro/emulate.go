@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -32,6 +35,8 @@ type emulateFlags struct {
 	metricPeriod                      time.Duration
 	throttle, streamFailure           float64
 	engine                            tts.LoadConfig
+	tls                               bool
+	tlsDir                            string
 }
 
 func newEmulateCmd() *cobra.Command {
@@ -41,7 +46,10 @@ func newEmulateCmd() *cobra.Command {
 		Short: "Run a local SageMaker runtime in front of containers, to try a container and the bench before paying for an endpoint",
 		Long: `Serves the SageMaker runtime's wire protocol on one port: InvokeEndpoint and
 InvokeEndpointWithResponseStream over HTTP/1.1, InvokeEndpointWithBidirectionalStream over
-HTTP/2 cleartext (h2c). Requests go to the containers given by --container (any server on the
+HTTP/2 cleartext (h2c). With --tls it serves HTTPS instead, HTTP/1.1 and HTTP/2 on the same
+port by ALPN, with a certificate signed by a local authority it keeps in --tls-dir and prints
+the path of: SDKs that speak HTTP/2 only over TLS (the official Python bidirectional-stream
+SDK) reach it that way. Requests go to the containers given by --container (any server on the
 SageMaker contract), or to --serve N servers this process starts with the real model (the model
 flags --model, --slots, --threads, … apply).
 
@@ -65,6 +73,8 @@ is not checked. See docs/emulator.md for what behaves like SageMaker and what do
 	fl.DurationVar(&f.metricPeriod, "metric-period", sagemaker.MetricPeriod, "period of the published metric")
 	fl.Float64Var(&f.throttle, "fault-throttle", 0, "fraction of calls refused with ThrottlingException")
 	fl.Float64Var(&f.streamFailure, "fault-stream-failure", 0, "fraction of streams ended by InternalStreamFailure after their first part")
+	fl.BoolVar(&f.tls, "tls", false, "serve HTTPS (HTTP/1.1 and HTTP/2 by ALPN) with a certificate of a local authority, whose CA file is printed for clients")
+	fl.StringVar(&f.tlsDir, "tls-dir", "", "where --tls keeps its certificate authority (default: the state directory's emulate-tls, see kokoro thaw --help)")
 	addEngineFlags(cmd, &f.engine)
 	return cmd
 }
@@ -102,7 +112,7 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 			instances = append(instances, u)
 		}
 		var err error
-		if digest, err = emulatePseudoDigest(f.engine.Assets.Model); err != nil {
+		if digest, err = emulatePseudoDigest(f.engine.Assets.Model, engineEnv(f.engine, f.maxQueueDepth)); err != nil {
 			return err
 		}
 	}
@@ -120,7 +130,27 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 		if err != nil {
 			return err
 		}
+		if err := sagemaker.CheckCredentials(ctx, awsCfg); err != nil {
+			return err
+		}
 		cfg.Metrics = sagemaker.NewMetricPublisher(awsCfg, f.cloudwatchURL)
+	}
+	caPath := ""
+	if f.tls {
+		dir := f.tlsDir
+		if dir == "" {
+			dir = filepath.Join(stateDir(""), "emulate-tls")
+		}
+		host, _, _ := net.SplitHostPort(f.listen)
+		hosts := []string{host}
+		if name, err := os.Hostname(); err == nil {
+			hosts = append(hosts, name)
+		}
+		t, err := emulate.NewTLS(dir, hosts, time.Now())
+		if err != nil {
+			return err
+		}
+		cfg.TLS, caPath = t.Config, t.CAPath
 	}
 	em, err := emulate.New(cfg)
 	if err != nil {
@@ -132,7 +162,10 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	url := "http://" + ln.Addr().String()
-	emulateBanner(cmd.OutOrStdout(), f, url, len(instances), digest)
+	if f.tls {
+		url = "https://" + ln.Addr().String()
+	}
+	emulateBanner(cmd.OutOrStdout(), f, url, len(instances), digest, caPath)
 	err = em.Serve(ctx, ln)
 	if ctx.Err() != nil {
 		return nil // Ctrl-C is how the emulator ends
@@ -141,9 +174,10 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 }
 
 // emulatePseudoDigest stands in for the image digest SageMaker would report: no image runs
-// here, so the servers are identified by what decides their speed, this build and the model
-// file. The artifact's slug then changes whenever either does, as it would with a new image.
-func emulatePseudoDigest(model string) (string, error) {
+// here, so the servers are identified by what decides their speed: this build, the model file
+// and the engine's settings (env, as engineEnv gives them). The artifact's slug then changes
+// whenever any of them does, as it would with a new image or container environment.
+func emulatePseudoDigest(model string, env map[string]string) (string, error) {
 	sum, err := benchFileSHA256(model)
 	if err != nil {
 		return "", err
@@ -153,14 +187,25 @@ func emulatePseudoDigest(model string) (string, error) {
 	if build == "" {
 		build = version
 	}
-	h := sha256.Sum256([]byte("kokoro emulate\x00" + build + "\x00" + sum))
-	return "sha256:" + hex.EncodeToString(h[:]), nil
+	h := sha256.New()
+	h.Write([]byte("kokoro emulate\x00" + build + "\x00" + sum))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		h.Write([]byte("\x00" + k + "=" + env[k]))
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, digest string) {
+func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, digest, caPath string) {
 	fmt.Fprintf(w, "SageMaker runtime emulator on %s: endpoint %s, variant %s (%d instance(s)), region %s\n",
 		url, f.endpoint, f.variant, instances, f.region)
-	fmt.Fprintln(w, "  InvokeEndpoint, InvokeEndpointWithResponseStream: HTTP/1.1; InvokeEndpointWithBidirectionalStream: HTTP/2 cleartext (h2c)")
+	ca := ""
+	if caPath != "" {
+		fmt.Fprintln(w, "  HTTPS: HTTP/1.1 and HTTP/2 by ALPN (h2, http/1.1) on this port, every operation on either")
+		fmt.Fprintf(w, "  CA: %s (trust it: AWS_CA_BUNDLE for boto3, the AWS CLI, the Go SDK and kokoro; NODE_EXTRA_CA_CERTS for the JS SDK; docs/emulator.md for the Python HTTP/2 SDK)\n", caPath)
+		ca = "AWS_CA_BUNDLE=" + caPath + " "
+	} else {
+		fmt.Fprintln(w, "  InvokeEndpoint, InvokeEndpointWithResponseStream: HTTP/1.1; InvokeEndpointWithBidirectionalStream: HTTP/2 cleartext (h2c); --tls for HTTPS")
+	}
 	fp := "--instance-type local-emulator"
 	if digest != "" {
 		fp += " --image-digest " + digest
@@ -168,6 +213,6 @@ func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, diges
 		fmt.Fprintln(w, "  image digest unknown (containers given by URL): pass --image-digest to the bench if you know it")
 	}
 	fmt.Fprintln(w, "measure it (any credentials; the emulator checks the signature's form, not its secret):")
-	fmt.Fprintf(w, "  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local kokoro bench qmax --transport sagemaker-bidi \\\n    --endpoint-name %s --variant %s --region %s --aws-endpoint-url %s --freeze=false %s\n",
-		f.endpoint, f.variant, f.region, url, strings.TrimSpace(fp))
+	fmt.Fprintf(w, "  %sAWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local kokoro bench qmax --transport sagemaker-bidi \\\n    --endpoint-name %s --variant %s --region %s --aws-endpoint-url %s --freeze=false %s\n",
+		ca, f.endpoint, f.variant, f.region, url, strings.TrimSpace(fp))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/server/servertest"
+	"github.com/kokoro-sm/kokoro/tts"
 )
 
 // awsTestEnv gives the SDK's credential chain static test credentials and nothing else to
@@ -26,6 +27,9 @@ func awsTestEnv(t *testing.T) {
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	t.Setenv("AWS_ENDPOINT_URL", "")
+	// The preflight speaks with the real model on a machine that may be busy: the deadline
+	// tests set theirs with --aws-timeout.
+	t.Setenv("KOKORO_AWS_TIMEOUT", "2m")
 }
 
 // TestTransportsFindTheSameQmax measures the same server law directly (http, ws) and
@@ -136,7 +140,7 @@ func TestEmulateNeedsInstances(t *testing.T) {
 func TestEmulateBannerIsRunnable(t *testing.T) {
 	var b strings.Builder
 	f := emulateFlags{endpoint: "ep", variant: "AllTraffic", region: "eu-west-1"}
-	emulateBanner(&b, f, "http://127.0.0.1:9", 2, "sha256:abc")
+	emulateBanner(&b, f, "http://127.0.0.1:9", 2, "sha256:abc", "")
 	for _, want := range []string{"--transport sagemaker-bidi", "--endpoint-name ep", "--variant AllTraffic", "--region eu-west-1",
 		"--aws-endpoint-url http://127.0.0.1:9 --freeze=false", "--image-digest sha256:abc", "AWS_ACCESS_KEY_ID="} {
 		if !strings.Contains(b.String(), want) {
@@ -144,8 +148,38 @@ func TestEmulateBannerIsRunnable(t *testing.T) {
 		}
 	}
 	b.Reset()
-	emulateBanner(&b, f, "http://127.0.0.1:9", 1, "")
+	emulateBanner(&b, f, "http://127.0.0.1:9", 1, "", "")
 	if !strings.Contains(b.String(), "image digest unknown") || strings.Contains(b.String(), "--image-digest sha") {
 		t.Errorf("banner without a digest:\n%s", b.String())
+	}
+}
+
+// TestEmulateDigestFollowsTheEngine: servers of different shapes (--slots 1 --threads 2 and
+// --slots 2 --threads 1) or admission bounds get different pseudo-digests, so their artifacts
+// never share a file name; the same settings get the same one.
+func TestEmulateDigestFollowsTheEngine(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "model.onnx")
+	if err := os.WriteFile(model, []byte("not really a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	digest := func(e tts.LoadConfig, depth int) string {
+		t.Helper()
+		e.Provider = "cpu"
+		d, err := emulatePseudoDigest(model, engineEnv(e, depth))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a := digest(tts.LoadConfig{Slots: 1, Threads: 2}, 0)
+	b := digest(tts.LoadConfig{Slots: 2, Threads: 1}, 0)
+	if a == b {
+		t.Errorf("--slots 1 --threads 2 and --slots 2 --threads 1 share the digest %s", a)
+	}
+	if c := digest(tts.LoadConfig{Slots: 1, Threads: 2}, 8); c == a {
+		t.Errorf("--max-queue-depth 8 and 0 share the digest %s", a)
+	}
+	if again := digest(tts.LoadConfig{Slots: 1, Threads: 2}, 0); again != a {
+		t.Errorf("the same settings gave %s and %s", a, again)
 	}
 }

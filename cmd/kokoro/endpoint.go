@@ -21,16 +21,28 @@ import (
 // every cloud command.
 type awsFlags struct {
 	region, profile, endpointURL string
+	timeout                      time.Duration
 }
 
 func (a *awsFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&a.region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
 	fl.StringVar(&a.profile, "profile", "", "named profile of the AWS config files (default: AWS_PROFILE)")
 	fl.StringVar(&a.endpointURL, "aws-endpoint-url", "", "send every AWS call to this address (a moto server or the local emulator) instead of AWS")
+	addAWSTimeoutFlag(fl, &a.timeout)
+}
+
+// addAWSTimeoutFlag adds --aws-timeout, the deadline of every AWS call's answer (default:
+// KOKORO_AWS_TIMEOUT, else sagemaker.DefaultAnswerTimeout).
+func addAWSTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
+	def := sagemaker.DefaultAnswerTimeout
+	if v, err := time.ParseDuration(os.Getenv("KOKORO_AWS_TIMEOUT")); err == nil && v > 0 {
+		def = v
+	}
+	fl.DurationVar(d, "aws-timeout", def, "longest wait for an AWS call's answer (and 1.5× that for the bench's preflight); an address that is silent longer fails with a line naming it (env KOKORO_AWS_TIMEOUT)")
 }
 
 func (a awsFlags) options() sagemaker.Options {
-	return sagemaker.Options{Region: a.region, Profile: a.profile, EndpointURL: a.endpointURL}
+	return sagemaker.Options{Region: a.region, Profile: a.profile, EndpointURL: a.endpointURL, Deadlines: sagemaker.Deadlines{Answer: a.timeout}}
 }
 
 // control resolves the configuration and the credentials once, so that a command without
@@ -47,7 +59,9 @@ func controlFor(ctx context.Context, o sagemaker.Options) (*sagemaker.Control, e
 	if err := sagemaker.CheckCredentials(ctx, cfg); err != nil {
 		return nil, err
 	}
-	return sagemaker.NewControl(cfg, sagemaker.Retry{}), nil
+	c := sagemaker.NewControl(cfg, sagemaker.Retry{})
+	c.Where, c.Deadlines = o.Where(), o.Deadlines
+	return c, nil
 }
 
 func newEndpointCmd() *cobra.Command {
@@ -174,7 +188,12 @@ func runEndpointDeploy(cmd *cobra.Command, f deployFlags) error {
 		return err
 	}
 	if f.dryRun {
-		fmt.Fprintf(out, "dry run: would %s endpoint %s with model and config %s; nothing was changed\n", res.Action, res.Endpoint, res.Model)
+		switch res.Action {
+		case "none":
+			fmt.Fprintf(out, "dry run: endpoint %s already runs model and config %s: nothing would change\n", res.Endpoint, res.Model)
+		default:
+			fmt.Fprintf(out, "dry run: would %s endpoint %s with model and config %s; nothing was changed\n", res.Action, res.Endpoint, res.Model)
+		}
 		return nil
 	}
 	fmt.Fprintf(out, "endpoint %s %s (config %s) in %.1f s\n", res.Endpoint, pastTense(res.Action), res.Config, time.Since(t0).Seconds())
@@ -191,11 +210,14 @@ func pastTense(action string) string {
 	return "unchanged"
 }
 
-// printStep prints one step: its name and time, or what it would call in a dry run.
+// printStep prints one step: its name and time, or what it would call in a dry run (one
+// readable line per call: operation, resource, fields).
 func printStep(w io.Writer, s sagemaker.Step, dryRun bool) {
 	switch {
 	case dryRun && s.Call != nil:
 		fmt.Fprintf(w, "would call %s\n", s.Call)
+	case dryRun:
+		fmt.Fprintf(w, "no call: %s: %s\n", s.Name, s.Note)
 	case s.Call == nil:
 		fmt.Fprintf(w, "%-26s %8.1f s  %s\n", s.Name, s.Took.Seconds(), s.Note)
 	default:
@@ -317,15 +339,29 @@ delete can be run again.`,
 				return err
 			}
 			out := cmd.OutOrStdout()
-			_, err = c.Delete(ctx, args[0], variant, sagemaker.DeleteOptions{
+			steps, err := c.Delete(ctx, args[0], variant, sagemaker.DeleteOptions{
 				DryRun: dryRun, Wait: wait,
 				OnStep:     func(s sagemaker.Step) { printStep(out, s, dryRun) },
 				OnProgress: progressPrinter(cmd.ErrOrStderr()),
 			})
-			if err == nil && !dryRun {
+			if err != nil {
+				return err
+			}
+			calls := 0
+			for _, s := range steps {
+				if s.Call != nil {
+					calls++
+				}
+			}
+			switch {
+			case calls == 0:
+				fmt.Fprintf(out, "nothing to delete: endpoint %s, its endpoint configs, models, autoscaling and scale-in alarm do not exist in %s\n", args[0], c.Region)
+			case dryRun:
+				fmt.Fprintf(out, "dry run: %d call(s) would delete endpoint %s and what kokoro made for it; nothing was changed\n", calls, args[0])
+			default:
 				fmt.Fprintf(out, "endpoint %s deleted\n", args[0])
 			}
-			return err
+			return nil
 		},
 	}
 	fl := cmd.Flags()

@@ -33,7 +33,7 @@ func newThawCmd() *cobra.Command {
 		a                 awsFlags
 		endpoint, variant string
 		state, dir        string
-		force             bool
+		force, dryRun     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "thaw [--endpoint NAME | --state FILE]",
@@ -43,7 +43,8 @@ count in a state file before it suspends scaling and pins the count, and restore
 ends. If it was killed (SIGKILL, a crash, a closed laptop) the state file stays behind, and thaw
 puts back exactly what it recorded, then removes it. Without --endpoint or --state it thaws every
 state file in the state directory. It refuses a state file whose run is still alive (that run
-restores on its own exit) unless --force.`,
+restores on its own exit) unless --force. --dry-run reads what is deployed and prints the calls a
+thaw would make, each with the fields it changes, and keeps the state files.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -75,6 +76,12 @@ restores on its own exit) unless --force.`,
 				}
 				if err != nil {
 					errs = append(errs, err)
+					continue
+				}
+				if dryRun {
+					if err := thawDryRun(ctx, out, a, st, file, force); err != nil {
+						errs = append(errs, err)
+					}
 					continue
 				}
 				if st.Alive() && !force {
@@ -113,7 +120,36 @@ restores on its own exit) unless --force.`,
 	fl.StringVar(&state, "state", "", "state file to restore from")
 	fl.StringVar(&dir, "state-dir", "", "directory of state files (default: KOKORO_STATE_DIR, $XDG_STATE_HOME/kokoro or ~/.local/state/kokoro)")
 	fl.BoolVar(&force, "force", false, "thaw even when the run that froze it looks alive")
+	fl.BoolVar(&dryRun, "dry-run", false, "read what is deployed and print the calls a thaw would make; change nothing, keep the state files")
 	return cmd
+}
+
+// thawDryRun prints what thawing st would call, one readable line per call.
+func thawDryRun(ctx context.Context, out io.Writer, a awsFlags, st sagemaker.FreezeState, file string, force bool) error {
+	if st.Alive() && !force {
+		fmt.Fprintf(out, "dry run: %s: the run that froze %s (pid %d) is still running and restores on exit; thaw would refuse it without --force\n", file, st.Endpoint, st.PID)
+	}
+	o := a.options()
+	if o.Region == "" {
+		o.Region = st.Region
+	}
+	c, err := controlFor(ctx, o)
+	if err != nil {
+		return err
+	}
+	calls, err := c.PlanRestore(ctx, st)
+	if err != nil {
+		return fmt.Errorf("thaw %s: %w", st.Endpoint, err)
+	}
+	if len(calls) == 0 {
+		fmt.Fprintf(out, "dry run: %s/%s is already as recorded at %s: a thaw would only remove %s\n", st.Endpoint, st.Variant, st.Created.Format(time.RFC3339), file)
+		return nil
+	}
+	for _, call := range calls {
+		fmt.Fprintf(out, "would call %s\n", call)
+	}
+	fmt.Fprintf(out, "dry run: %d call(s) would restore %s/%s as recorded at %s, then remove %s; nothing was changed\n", len(calls), st.Endpoint, st.Variant, st.Created.Format(time.RFC3339), file)
+	return nil
 }
 
 // lockedWriter serialises writes to a writer shared with the signal handler's goroutine.

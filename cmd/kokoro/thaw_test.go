@@ -93,7 +93,7 @@ func helperFrozenLadder() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	hooks, err := sagemakerHooks(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO")},
+	hooks, err := sagemakerHooks(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO"), Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}},
 		endpointHookOptions{Endpoint: os.Getenv("KOKORO_HELPER_ENDPOINT")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -63,6 +63,22 @@ func VenvBin(tb testing.TB, name string) string {
 	return bin
 }
 
+// SDKVenvBin returns the bin directory of the SDK virtual environment (KOKORO_SDK_VENV,
+// default <repo>/.venv-sdk: Python 3.12 or later with the SageMaker HTTP/2 SDK) and checks
+// that its python is there.
+func SDKVenvBin(tb testing.TB) string {
+	tb.Helper()
+	venv := os.Getenv("KOKORO_SDK_VENV")
+	if venv == "" {
+		venv = filepath.Join(RepoRoot(tb), ".venv-sdk")
+	}
+	bin := filepath.Join(venv, "bin")
+	if _, err := os.Stat(filepath.Join(bin, "python")); err != nil {
+		missing(tb, "python not found in %s: run `bash scripts/pyvenv.sh` (or `make test`)", bin)
+	}
+	return bin
+}
+
 // FreePort returns a loopback TCP port that was free a moment ago.
 func FreePort(tb testing.TB) int {
 	tb.Helper()

@@ -1,0 +1,59 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// fields are what a synthesis request asks for, whichever transport carried it: a POST
+// /invocations or /v1/audio/speech body, or one utterance of a WebSocket session.
+type fields struct {
+	RequestID string
+	Text      string
+	Voice     string // as the client wrote it, before the OpenAI names are mapped
+	Speed     *float64
+	Lang      string
+}
+
+// checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
+// the WebSocket so that a value is refused the same way, with the same code, on every
+// transport: the request id, the language, the voice spec's form, then the engine's own rules
+// (text, speed, a voice it has). textLater checks everything but the text, for a WebSocket
+// utterance whose text is streamed in pieces and checked as each arrives.
+func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Request, error) {
+	if err := checkRequestID(f.RequestID); err != nil {
+		return tts.Request{}, err
+	}
+	lang, err := checkLang(f.Lang)
+	if err != nil {
+		return tts.Request{}, err
+	}
+	if err := checkVoiceSpec(f.Voice); err != nil {
+		return tts.Request{}, err
+	}
+	req := tts.Request{Text: f.Text, Voice: lim.voice(f.Voice), Speed: f.Speed, Lang: lang}
+	if textLater {
+		return eng.CheckVoice(req)
+	}
+	return eng.Check(req)
+}
+
+// maxVoiceSpec bounds a voice spec: a blend of a dozen voices with weights fits many times.
+const maxVoiceSpec = 256
+
+// checkVoiceSpec refuses a voice spec too long to be one, or holding a control character (a
+// newline, a NUL), before its name is quoted in an error message and a log line. Trimming
+// would make "af_heart\n" speak as af_heart: a spec that is not what the client meant is
+// refused, not repaired.
+func checkVoiceSpec(v string) error {
+	if len(v) > maxVoiceSpec {
+		return fmt.Errorf("%w: a voice spec of %d bytes, the limit is %d", tts.ErrUnknownVoice, len(v), maxVoiceSpec)
+	}
+	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+		return fmt.Errorf("%w: the voice spec has a control character at byte %d; voice names are letters, digits, _ and -", tts.ErrUnknownVoice, i)
+	}
+	return nil
+}

@@ -39,7 +39,7 @@ type Replayer struct {
 // ReplayStats counts what a replay sent.
 type ReplayStats struct {
 	Sent      int           `json:"sent"`
-	Late      int           `json:"late"`       // left over 100 ms after their time (the client could not keep up)
+	Late      int           `json:"late"`        // left over 100 ms after their time (the client could not keep up)
 	MaxLateMs float64       `json:"max_late_ms"` // the latest a request left after its time
 	Length    time.Duration `json:"length_ns"`
 }

@@ -50,6 +50,9 @@ type Config struct {
 	// HTTP/2 on one port, chosen by ALPN (h2, http/1.1), which is how the AWS SDKs that speak
 	// HTTP/2 only over TLS reach the bidirectional stream (NewTLS).
 	TLS *tls.Config
+	// Autoscale, when set, scales one variant as Application Auto Scaling would with a
+	// policy (autoscale.go).
+	Autoscale *Autoscale
 }
 
 // Variant is one production variant.
@@ -71,13 +74,24 @@ type Emulator struct {
 	metricsDone chan struct{}
 	stopMetrics context.CancelFunc
 	closeOnce   sync.Once
+	scaler      *autoscaler
 }
 
 type variant struct {
-	name      string
-	weight    float64
-	instances []*instance
-	next      atomic.Uint64 // round-robin among equally loaded instances
+	name        string
+	weight      float64
+	next        atomic.Uint64 // round-robin among equally loaded instances
+	invocations atomic.Int64  // routed since the autoscaler last read them
+
+	mu        sync.RWMutex
+	instances []*instance // serving; an autoscaler adds and drains them
+}
+
+// serving returns the instances that take new requests now.
+func (v *variant) serving() []*instance {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.instances
 }
 
 // instance is one container. inFlight counts invocations and bidirectional sessions it is
@@ -85,15 +99,21 @@ type variant struct {
 type instance struct {
 	base     *url.URL
 	inFlight atomic.Int64
-	peak     atomic.Int64
+	peak     atomic.Int64 // for the metric publisher
+	// scalePeak is the highest count since the autoscaler last sampled it; stop, when set,
+	// stops a container the autoscaler started.
+	scalePeak atomic.Int64
+	stop      func() error
 }
 
 func (in *instance) acquire() func() {
 	n := in.inFlight.Add(1)
-	for {
-		p := in.peak.Load()
-		if n <= p || in.peak.CompareAndSwap(p, n) {
-			break
+	for _, p := range []*atomic.Int64{&in.peak, &in.scalePeak} {
+		for {
+			v := p.Load()
+			if n <= v || p.CompareAndSwap(v, n) {
+				break
+			}
 		}
 	}
 	return func() { in.inFlight.Add(-1) }
@@ -158,25 +178,40 @@ func New(cfg Config) (*Emulator, error) {
 	tr.MaxIdleConnsPerHost = 256
 	tr.DisableCompression = true
 	e.client = &http.Client{Transport: tr}
+	if cfg.Autoscale != nil {
+		a, err := newAutoscaler(e, *cfg.Autoscale)
+		if err != nil {
+			return nil, err
+		}
+		e.scaler = a
+	}
 	if cfg.Metrics != nil {
 		ctx, cancel := context.WithCancel(context.Background())
 		e.stopMetrics = cancel
 		e.metricsDone = make(chan struct{})
 		go func() { defer close(e.metricsDone); e.publish(ctx) }()
 	}
+	if e.scaler != nil {
+		e.scaler.start()
+	}
 	return e, nil
 }
 
-// Close stops the metric publisher (after a last flush) and drops idle container connections.
+// Close stops the autoscaler (and the containers it started) and the metric publisher (after
+// a last flush), and drops idle container connections.
 func (e *Emulator) Close() error {
+	var err error
 	e.closeOnce.Do(func() {
+		if e.scaler != nil {
+			err = e.scaler.close()
+		}
 		if e.stopMetrics != nil {
 			e.stopMetrics()
 			<-e.metricsDone
 		}
 		e.client.CloseIdleConnections()
 	})
-	return nil
+	return err
 }
 
 // Handler routes the runtime's operations (restJson1 URIs of the service models).
@@ -269,9 +304,15 @@ func (e *Emulator) route(w http.ResponseWriter, r *http.Request, validation stri
 		}
 	}
 	start := v.next.Add(1)
+	v.invocations.Add(1)
 	var best *instance
-	for i := range v.instances {
-		in := v.instances[(int(start)+i)%len(v.instances)]
+	live := v.serving()
+	if len(live) == 0 {
+		writeError(w, http.StatusBadRequest, validation, fmt.Sprintf("Variant %s of endpoint %s has no instance in service.", v.name, e.cfg.EndpointName))
+		return nil, nil, false
+	}
+	for i := range live {
+		in := live[(int(start)+i)%len(live)]
 		if best == nil || in.inFlight.Load() < best.inFlight.Load() {
 			best = in
 		}

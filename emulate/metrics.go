@@ -34,22 +34,22 @@ func (a *instanceAcc) add(v float64) {
 // any one instance held. A sample is the highest count since the previous sample, so a burst
 // between two samples still shows in the Maximum.
 func (e *Emulator) publish(ctx context.Context) {
-	type key struct{ v, i int }
+	type key struct {
+		v  *variant
+		in *instance
+	}
 	acc := map[key]*instanceAcc{}
 	periodStart := time.Now()
 	flush := func() {
 		var stats []sagemaker.ConcurrencyStat
-		for vi, v := range e.variants {
-			for ii := range v.instances {
-				a := acc[key{vi, ii}]
-				if a == nil || a.n == 0 {
-					continue
-				}
-				stats = append(stats, sagemaker.ConcurrencyStat{
-					Endpoint: e.cfg.EndpointName, Variant: v.name, At: periodStart,
-					SampleCount: float64(a.n), Sum: a.sum, Min: a.min, Max: a.max,
-				})
+		for k, a := range acc {
+			if a.n == 0 {
+				continue
 			}
+			stats = append(stats, sagemaker.ConcurrencyStat{
+				Endpoint: e.cfg.EndpointName, Variant: k.v.name, At: periodStart,
+				SampleCount: float64(a.n), Sum: a.sum, Min: a.min, Max: a.max,
+			})
 		}
 		clear(acc)
 		periodStart = time.Now()
@@ -72,11 +72,11 @@ func (e *Emulator) publish(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		for vi, v := range e.variants {
-			for ii, in := range v.instances {
+		for _, v := range e.variants {
+			for _, in := range v.serving() {
 				now := in.inFlight.Load()
 				peak := in.peak.Swap(now)
-				k := key{vi, ii}
+				k := key{v, in}
 				if acc[k] == nil {
 					acc[k] = &instanceAcc{}
 				}

@@ -98,11 +98,20 @@ func quantile(v []float64, q float64) float64 {
 	return v[lo] + (pos-float64(lo))*(v[hi]-v[lo])
 }
 
-func (s *sim) result() *Result {
-	l := &s.minutes
-	end := s.now
-	res := &Result{Activities: s.acts, Capacity: s.capacity, Requests: s.reqs}
-	sum := &res.Summary
+// Tally sums requests up as a replay does: a run measured against a real server or an emulated
+// endpoint, set beside its simulation. The instance figures stay zero.
+func Tally(reqs []Request, slo time.Duration) (Summary, []Minute) {
+	l := minuteLog{slo: slo}
+	for _, r := range reqs {
+		l.add(r)
+	}
+	var sum Summary
+	minutes := l.close(&sum)
+	return sum, minutes
+}
+
+// close computes the minutes' percentiles and the summary's request figures.
+func (l *minuteLog) close(sum *Summary) []Minute {
 	for i := range l.m {
 		m := &l.m[i]
 		m.TTFABP95Ms = quantile(l.ttfab[i], 0.95)
@@ -114,6 +123,23 @@ func (s *sim) result() *Result {
 		if m.P95Shed || m.Offered > 0 && m.TTFABP95Ms > float64(l.slo)/float64(time.Millisecond) {
 			sum.MinutesOverSLO++
 		}
+	}
+	if sum.Requests > 0 {
+		sum.ShareWithinSLO = float64(sum.WithinSLO) / float64(sum.Requests)
+		sum.ShedShare = float64(sum.Shed) / float64(sum.Requests)
+	}
+	sum.TTFABP50Ms = quantile(l.all, 0.5)
+	sum.TTFABP95Ms = quantile(l.all, 0.95)
+	return l.m
+}
+
+func (s *sim) result() *Result {
+	end := s.now
+	res := &Result{Activities: s.acts, Capacity: s.capacity, Requests: s.reqs}
+	sum := &res.Summary
+	res.Minutes = s.minutes.close(sum)
+	for i := range res.Minutes {
+		m := &res.Minutes[i]
 		at := m.Start + time.Minute
 		for _, c := range s.capacity {
 			if c.At <= at {
@@ -121,13 +147,6 @@ func (s *sim) result() *Result {
 			}
 		}
 	}
-	res.Minutes = l.m
-	if sum.Requests > 0 {
-		sum.ShareWithinSLO = float64(sum.WithinSLO) / float64(sum.Requests)
-		sum.ShedShare = float64(sum.Shed) / float64(sum.Requests)
-	}
-	sum.TTFABP50Ms = quantile(l.all, 0.5)
-	sum.TTFABP95Ms = quantile(l.all, 0.95)
 	for i, c := range s.capacity {
 		next := end
 		if i+1 < len(s.capacity) {

@@ -368,7 +368,8 @@ func (s *sim) scale() {
 }
 
 // reconcile moves the fleet toward the desired capacity: a rise starts an update unless one is
-// under way (it then waits for it); a fall drains the least busy instances.
+// under way (it then waits for it); a fall drains the least busy instances, the newest first
+// among equals.
 func (s *sim) reconcile() {
 	have := s.serving + s.provision
 	switch {
@@ -392,6 +393,8 @@ func (s *sim) reconcile() {
 				live = append(live, in)
 			}
 		}
+		// The least busy first, and among equals the newest.
+		slices.Reverse(live)
 		slices.SortStableFunc(live, func(a, b *instance) int { return a.inSystem - b.inSystem })
 		for _, in := range live[:s.serving-s.wanted] {
 			in.draining = true

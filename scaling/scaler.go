@@ -365,7 +365,7 @@ func (s *Scaler) addStep(p *ScalingPolicy, a *MetricAlarm) error {
 		evaluation: a.EvaluationPeriods, toAlarm: a.DatapointsToAlarm, threshold: a.Threshold, compare: cmp,
 		act: func(t time.Duration, al *alarm, points []float64) *Activity {
 			v := aggregate(c.MetricAggregationType, points)
-			adj, ok := stepFor(c.StepAdjustments, v-al.threshold)
+			adj, ok := stepFor(c.StepAdjustments, v-al.threshold, strings.HasPrefix(a.ComparisonOperator, "LessThan"))
 			if !ok {
 				return nil
 			}
@@ -438,9 +438,10 @@ func aggregate(kind string, v []float64) float64 {
 	return sum / float64(len(v))
 }
 
-// stepFor finds the step whose interval holds diff = metric − threshold. Above the threshold
-// a lower bound is inclusive and an upper bound exclusive; below it, the other way round.
-func stepFor(steps []StepAdjustment, diff float64) (int, bool) {
+// stepFor finds the step whose interval holds diff = metric − threshold. For an alarm that
+// breaches above its threshold a lower bound is inclusive and an upper bound exclusive; for one
+// that breaches below it (or at it), the other way round.
+func stepFor(steps []StepAdjustment, diff float64, below bool) (int, bool) {
 	for _, st := range steps {
 		lo, hi := math.Inf(-1), math.Inf(1)
 		if st.MetricIntervalLowerBound != nil {
@@ -450,10 +451,10 @@ func stepFor(steps []StepAdjustment, diff float64) (int, bool) {
 			hi = *st.MetricIntervalUpperBound
 		}
 		var in bool
-		if diff >= 0 {
-			in = diff >= lo && diff < hi
-		} else {
+		if below {
 			in = diff > lo && diff <= hi
+		} else {
+			in = diff >= lo && diff < hi
 		}
 		if in {
 			return st.ScalingAdjustment, true

@@ -118,6 +118,24 @@ func TestStepCooldownAddsOnlyTheDifference(t *testing.T) {
 	}
 }
 
+// A scale-in alarm that breaches at its threshold (LessThanOrEqualToThreshold) matches its
+// step [−∞, 0] there: below the threshold the upper bound is inclusive.
+func TestStepAtTheThreshold(t *testing.T) {
+	t.Parallel()
+	zero := 0.0
+	steps := []StepAdjustment{{MetricIntervalUpperBound: &zero, ScalingAdjustment: -1}}
+	if adj, ok := stepFor(steps, 0, true); !ok || adj != -1 {
+		t.Errorf("at the threshold of a scale-in alarm: %d %v", adj, ok)
+	}
+	up := []StepAdjustment{{MetricIntervalLowerBound: &zero, ScalingAdjustment: 2}}
+	if adj, ok := stepFor(up, 0, false); !ok || adj != 2 {
+		t.Errorf("at the threshold of a scale-out alarm: %d %v", adj, ok)
+	}
+	if _, ok := stepFor(steps, 0, false); ok {
+		t.Error("[−∞, 0) matched 0 for an alarm above its threshold")
+	}
+}
+
 func TestPercentChangeRounding(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ capacity, percent, minMag, want int }{

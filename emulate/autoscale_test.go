@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/sagemaker"
 	"github.com/kokoro-sm/kokoro/scaling"
 	"github.com/kokoro-sm/kokoro/server/servertest"
-	"github.com/kokoro-sm/kokoro/sagemaker"
 )
 
 // stepPolicy scales out by one when the busiest instance holds more than 2 requests in a

@@ -2,6 +2,8 @@ package server
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
@@ -12,6 +14,10 @@ import (
 func checkLang(lang string) (string, error) {
 	if lang == "" {
 		return "", nil
+	}
+	if strings.IndexFunc(lang, unicode.IsControl) >= 0 {
+		// Refused, not trimmed: a value with a newline in it is not what the client meant.
+		return "", fmt.Errorf("%w: the lang has a control character; supported: %s", errBadLang, strings.Join(phonemize.LangCodes(), ", "))
 	}
 	code, err := phonemize.ParseLang(lang)
 	if err != nil {

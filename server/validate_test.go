@@ -26,7 +26,7 @@ func TestHTTPAndWebSocketRefuseTheSameFields(t *testing.T) {
 		fields map[string]any
 		code   string
 	}{
-		{"unspoken lang", map[string]any{"lang": "ja"}, api.ErrUnsupportedLang},
+		{"unspoken lang", map[string]any{"lang": "de"}, api.ErrUnsupportedLang},
 		{"lang not a code", map[string]any{"lang": "en-us\n"}, api.ErrUnsupportedLang},
 		{"denormal weights", map[string]any{"voice": "af_heart(1e-320)+af_bella(1e-320)"}, api.ErrUnknownVoice},
 		{"weight below the minimum", map[string]any{"voice": "af_heart(1)+af_bella(0.00001)"}, api.ErrUnknownVoice},

@@ -64,9 +64,10 @@ func TestLadderAgainstTheRealServer(t *testing.T) {
 			if s := rungs[2]; !s.Saturated() || s.Outcomes[artifact.OutcomeSaturated503] == 0 {
 				t.Errorf("N=8 against MAX_QUEUE_DEPTH=4: outcomes %v unusable %v", s.Outcomes, s.Unusable)
 			}
-			// The law's lower bound holds on any machine.
+			// The law's lower bound: a request waits for the one ahead of it, less only the
+			// moment its client took between two requests.
 			for _, s := range rungs[:2] {
-				if floor := float64(s.N) * float64(service/time.Millisecond); s.TTFAB.P95 < floor {
+				if floor := 0.9 * float64(s.N) * float64(service/time.Millisecond); s.TTFAB.P95 < floor {
 					t.Errorf("N=%d: TTFAB p95 %.1fms is under the %.0fms queueing forces", s.N, s.TTFAB.P95, floor)
 				}
 			}

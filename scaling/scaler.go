@@ -32,7 +32,9 @@ type Model struct {
 	// and the alarm's evaluation).
 	Delay time.Duration
 	// TimeScale multiplies every duration, the model's and the documents' (periods, cooldowns),
-	// for runs that compress AWS's time: 0.1 plays a 10 s period in 1 s. 0 means 1.
+	// for runs that compress AWS's time at the same request rates: 0.1 plays a 10 s period in
+	// 1 s. A count over a period (InvocationsPerInstance) is divided by it, so the metric reads
+	// what AWS would read of the same rates over its own period. 0 means 1.
 	TimeScale float64
 }
 
@@ -512,12 +514,20 @@ func (s *Scaler) NextEvaluation() (time.Duration, bool) {
 	return next, found
 }
 
+// countScale is what a count over a compressed period is divided by.
+func (s *Scaler) countScale() float64 {
+	if s.m.TimeScale == 0 {
+		return 1
+	}
+	return s.m.TimeScale
+}
+
 // Invocation counts one invocation at t: InvocationsPerInstance adds 1/instances in service.
 func (s *Scaler) Invocation(t time.Duration) {
 	s.advance(t)
 	for k, sr := range s.series {
 		if k.name == MetricInvocations {
-			sr.add(t, 1/float64(max(s.inSvc, 1)))
+			sr.add(t, 1/(float64(max(s.inSvc, 1))*s.countScale()))
 		}
 	}
 }

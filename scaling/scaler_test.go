@@ -180,23 +180,29 @@ func TestActivitiesWaitForTheUpdate(t *testing.T) {
 
 // Target tracking on invocations: InvocationsPerInstance sums 1/instances per request over a
 // minute; three minutes over the target scale out in proportion.
+// At 30 requests a second on 2 instances, InvocationsPerInstance reads 900 a minute, in AWS's
+// time and in time compressed tenfold at the same rate.
 func TestTargetTrackingOnInvocations(t *testing.T) {
 	t.Parallel()
 	docs := Documents{ScalableTarget: target(2, 10), TargetTracking: &ScalingPolicy{PolicyName: "tt", PolicyType: PolicyTypeTargetTracking,
 		TargetTrackingScalingPolicyConfiguration: &TargetTrackingConfiguration{TargetValue: 600,
 			PredefinedMetricSpecification: PredefinedMetric{PredefinedMetricType: PredefinedInvocations}, DisableScaleIn: true}}}
-	s, err := NewScaler(docs, DefaultModel(), 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []Activity
-	// 30 requests a second on 2 instances: 900 invocations per instance a minute.
-	for at := time.Duration(0); at <= 4*time.Minute; at += time.Second / 30 {
-		s.Invocation(at)
-		got = append(got, s.Advance(at)...)
-	}
-	if len(got) != 1 || got[0].At != 3*time.Minute || got[0].To != 3 {
-		t.Errorf("activities %v; want one at 3 min to ⌈2 × 900/600⌉ = 3", got)
+	for _, scale := range []float64{1, 0.1} {
+		m := DefaultModel()
+		m.TimeScale = scale
+		s, err := NewScaler(docs, m, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Activity
+		run := time.Duration(float64(4*time.Minute) * scale)
+		for at := time.Duration(0); at <= run; at += time.Second / 30 {
+			s.Invocation(at)
+			got = append(got, s.Advance(at)...)
+		}
+		if want := time.Duration(float64(3*time.Minute) * scale); len(got) != 1 || got[0].At != want || got[0].To != 3 {
+			t.Errorf("time scale %g: activities %v; want one at %v to ⌈2 × 900/600⌉ = 3", scale, got, want)
+		}
 	}
 }
 

@@ -187,3 +187,16 @@ func proposalDocuments(p *Plan, c *Candidate) Documents {
 	d.StepScaleIn, d.ScaleInAlarm = scaleIn, inAlarm
 	return d
 }
+
+// CandidateDocuments returns the documents of the searched candidate of the given kind, for
+// replaying or deploying a candidate other than the proposal; false when the search has no
+// such candidate or its fleet is unbounded.
+func (p *Plan) CandidateDocuments(kind string) (Documents, bool) {
+	for i := range p.Policy.Candidates {
+		c := &p.Policy.Candidates[i]
+		if c.Kind == kind && !c.Unbounded {
+			return proposalDocuments(p, c), true
+		}
+	}
+	return Documents{}, false
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
-	"github.com/kokoro-sm/kokoro/planner"
+	"github.com/kokoro-sm/kokoro/scaling"
 )
 
 // ConcurrencyPeriod is the resolution of ConcurrentRequestsPerModel kokoro reads: the
@@ -35,8 +35,8 @@ func (c *Control) ConcurrencySeries(ctx context.Context, endpoint, variant strin
 			Id: aws.String("concurrency"),
 			MetricStat: &cwtypes.MetricStat{
 				Metric: &cwtypes.Metric{
-					Namespace:  aws.String(planner.MetricNamespace),
-					MetricName: aws.String(planner.MetricName),
+					Namespace:  aws.String(scaling.MetricNamespace),
+					MetricName: aws.String(scaling.MetricConcurrency),
 					Dimensions: []cwtypes.Dimension{
 						{Name: aws.String("EndpointName"), Value: aws.String(endpoint)},
 						{Name: aws.String("VariantName"), Value: aws.String(variant)},
@@ -51,7 +51,7 @@ func (c *Control) ConcurrencySeries(ctx context.Context, endpoint, variant strin
 	for {
 		res, err := c.CloudWatch.GetMetricData(ctx, in)
 		if err != nil {
-			return nil, fmt.Errorf("read %s of %s/%s: %w", planner.MetricName, endpoint, variant, c.explain(err))
+			return nil, fmt.Errorf("read %s of %s/%s: %w", scaling.MetricConcurrency, endpoint, variant, c.explain(err))
 		}
 		for _, r := range res.MetricDataResults {
 			for i := range min(len(r.Timestamps), len(r.Values)) {

@@ -16,7 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
-	"github.com/kokoro-sm/kokoro/planner"
+	"github.com/kokoro-sm/kokoro/scaling"
 )
 
 // endpointPlaceholder is what `kokoro plan` writes where it did not know the endpoint.
@@ -26,8 +26,8 @@ const endpointPlaceholder = "${ENDPOINT_NAME}"
 // placeholder in its names, filled here; a plan made for another endpoint is refused, since
 // its thresholds were measured for that one's configuration. An empty endpoint takes the
 // plan's own.
-func ForEndpoint(d planner.Documents, endpoint string) (planner.Documents, string, error) {
-	if d.ScalableTarget == nil || d.TargetTracking == nil || d.StepScaleIn == nil || d.ScaleInAlarm == nil {
+func ForEndpoint(d scaling.Documents, endpoint string) (scaling.Documents, string, error) {
+	if d.ScalableTarget == nil {
 		return d, "", errors.New("the plan has no policy documents (a STOP finding withholds them): fix what `kokoro plan` reports first")
 	}
 	b, err := json.Marshal(d)
@@ -49,7 +49,7 @@ func ForEndpoint(d planner.Documents, endpoint string) (planner.Documents, strin
 	default:
 		endpoint = planned
 	}
-	var out planner.Documents
+	var out scaling.Documents
 	if err := json.Unmarshal(b, &out); err != nil {
 		return d, "", err
 	}
@@ -72,7 +72,7 @@ func (c Change) String() string {
 type LiveScaling struct {
 	Target   *Target
 	Policies []aastypes.ScalingPolicy
-	Alarm    *cwtypes.MetricAlarm // kokoro's step scale-in alarm, as named by the plan
+	Alarms   map[string]*cwtypes.MetricAlarm // the plan's own alarms (step policies'), by name
 }
 
 // Policy returns the named live policy.
@@ -87,7 +87,7 @@ func (l *LiveScaling) Policy(name string) (aastypes.ScalingPolicy, bool) {
 
 // ReadScaling reads the deployed scalable target, policies and scale-in alarm the documents
 // describe. It changes nothing.
-func (c *Control) ReadScaling(ctx context.Context, d planner.Documents) (*LiveScaling, error) {
+func (c *Control) ReadScaling(ctx context.Context, d scaling.Documents) (*LiveScaling, error) {
 	rid := d.ScalableTarget.ResourceID
 	t, err := c.scalableTarget(ctx, rid)
 	if err != nil {
@@ -97,19 +97,28 @@ func (c *Control) ReadScaling(ctx context.Context, d planner.Documents) (*LiveSc
 	if live.Policies, err = c.policies(ctx, rid); err != nil {
 		return nil, err
 	}
-	out, err := c.CloudWatch.DescribeAlarms(ctx, &cloudwatch.DescribeAlarmsInput{AlarmNames: []string{d.ScaleInAlarm.AlarmName}})
-	if err != nil {
-		return nil, fmt.Errorf("describe alarm %s: %w", d.ScaleInAlarm.AlarmName, c.explain(err))
+	var names []string
+	for _, a := range d.Alarms() {
+		names = append(names, a.AlarmName)
 	}
-	if len(out.MetricAlarms) > 0 {
-		live.Alarm = &out.MetricAlarms[0]
+	if len(names) == 0 {
+		return live, nil
+	}
+	out, err := c.CloudWatch.DescribeAlarms(ctx, &cloudwatch.DescribeAlarmsInput{AlarmNames: names})
+	if err != nil {
+		return nil, fmt.Errorf("describe alarms %s: %w", strings.Join(names, ", "), c.explain(err))
+	}
+	live.Alarms = map[string]*cwtypes.MetricAlarm{}
+	for i := range out.MetricAlarms {
+		a := &out.MetricAlarms[i]
+		live.Alarms[aws.ToString(a.AlarmName)] = a
 	}
 	return live, nil
 }
 
-// Diff compares what is deployed with the documents, field by field. The alarm must act on
-// the live step policy; a policy on the target that the plan does not name is drift too.
-func Diff(d planner.Documents, live *LiveScaling) []Change {
+// Diff compares what is deployed with the documents, field by field. Each step policy's alarm
+// must act on the live policy; a policy on the target that the plan does not name is drift too.
+func Diff(d scaling.Documents, live *LiveScaling) []Change {
 	var ch []Change
 	add := func(res, field string, l, p any) {
 		ch = append(ch, Change{Resource: res, Field: field, Live: fmt.Sprint(l), Plan: fmt.Sprint(p)})
@@ -130,85 +139,119 @@ func Diff(d planner.Documents, live *LiveScaling) []Change {
 			add("scalable target", "SuspendedState", suspendedText(t.Suspended), "none (a bench run froze it? `kokoro thaw`)")
 		}
 	}
-	// Target tracking.
-	tt := d.TargetTracking
-	res := "policy " + tt.PolicyName
-	if p, ok := live.Policy(tt.PolicyName); !ok {
-		add(res, "existence", "missing", "present")
-	} else {
-		want := tt.TargetTrackingScalingPolicyConfiguration
-		if p.PolicyType != aastypes.PolicyType(tt.PolicyType) {
-			add(res, "PolicyType", p.PolicyType, tt.PolicyType)
-		}
-		if got := p.TargetTrackingScalingPolicyConfiguration; got == nil {
-			add(res, "TargetTrackingScalingPolicyConfiguration", "missing", "present")
-		} else {
-			if !same(aws.ToFloat64(got.TargetValue), want.TargetValue) {
-				add(res, "TargetValue", aws.ToFloat64(got.TargetValue), want.TargetValue)
-			}
-			metric := ""
-			if got.PredefinedMetricSpecification != nil {
-				metric = string(got.PredefinedMetricSpecification.PredefinedMetricType)
-			} else if got.CustomizedMetricSpecification != nil {
-				metric = "(customized metric)"
-			}
-			if metric != want.PredefinedMetricSpecification.PredefinedMetricType {
-				add(res, "PredefinedMetricType", metric, want.PredefinedMetricSpecification.PredefinedMetricType)
-			}
-			if v := int(aws.ToInt32(got.ScaleOutCooldown)); v != want.ScaleOutCooldown {
-				add(res, "ScaleOutCooldown", v, want.ScaleOutCooldown)
-			}
-			if v := int(aws.ToInt32(got.ScaleInCooldown)); v != want.ScaleInCooldown {
-				add(res, "ScaleInCooldown", v, want.ScaleInCooldown)
-			}
-			if v := aws.ToBool(got.DisableScaleIn); v != want.DisableScaleIn {
-				add(res, "DisableScaleIn", v, want.DisableScaleIn)
-			}
-		}
+	// The policies.
+	planned := map[string]bool{}
+	if tt := d.TargetTracking; tt != nil {
+		planned[tt.PolicyName] = true
+		diffTargetTracking(tt, live, add)
 	}
-	// Step scale-in.
-	sp := d.StepScaleIn
-	res = "policy " + sp.PolicyName
-	stepARN := ""
-	if p, ok := live.Policy(sp.PolicyName); !ok {
-		add(res, "existence", "missing", "present")
-	} else {
-		stepARN = aws.ToString(p.PolicyARN)
-		want := sp.StepScalingPolicyConfiguration
-		if p.PolicyType != aastypes.PolicyType(sp.PolicyType) {
-			add(res, "PolicyType", p.PolicyType, sp.PolicyType)
+	arns := map[string]string{} // alarm name → the ARN of the live policy it must act on
+	for _, pair := range []struct {
+		p *scaling.ScalingPolicy
+		a *scaling.MetricAlarm
+	}{{d.StepScaleOut, d.ScaleOutAlarm}, {d.StepScaleIn, d.ScaleInAlarm}} {
+		if pair.p == nil {
+			continue
 		}
-		if got := p.StepScalingPolicyConfiguration; got == nil {
-			add(res, "StepScalingPolicyConfiguration", "missing", "present")
-		} else {
-			if string(got.AdjustmentType) != want.AdjustmentType {
-				add(res, "AdjustmentType", got.AdjustmentType, want.AdjustmentType)
-			}
-			if v := int(aws.ToInt32(got.Cooldown)); v != want.Cooldown {
-				add(res, "Cooldown", v, want.Cooldown)
-			}
-			if string(got.MetricAggregationType) != want.MetricAggregationType {
-				add(res, "MetricAggregationType", got.MetricAggregationType, want.MetricAggregationType)
-			}
-			if l, p := liveSteps(got.StepAdjustments), planSteps(want.StepAdjustments); l != p {
-				add(res, "StepAdjustments", l, p)
-			}
+		planned[pair.p.PolicyName] = true
+		arn := diffStep(pair.p, live, add)
+		if pair.a != nil {
+			arns[pair.a.AlarmName] = arn
 		}
 	}
 	// Extra policies fight the plan's: report every one.
 	for _, p := range live.Policies {
-		if n := aws.ToString(p.PolicyName); n != tt.PolicyName && n != sp.PolicyName {
+		if n := aws.ToString(p.PolicyName); !planned[n] {
 			add("policy "+n, "existence", "present ("+string(p.PolicyType)+")", "not in the plan")
 		}
 	}
-	// The alarm.
-	al := d.ScaleInAlarm
-	res = "alarm " + al.AlarmName
-	if live.Alarm == nil {
-		add(res, "existence", "missing", "present")
-		return ch
+	// The alarms.
+	for _, al := range d.Alarms() {
+		diffAlarm(al, live.Alarms[al.AlarmName], arns[al.AlarmName], add)
 	}
-	a := live.Alarm
+	return ch
+}
+
+func diffTargetTracking(tt *scaling.ScalingPolicy, live *LiveScaling, add func(res, field string, l, p any)) {
+	res := "policy " + tt.PolicyName
+	p, ok := live.Policy(tt.PolicyName)
+	if !ok {
+		add(res, "existence", "missing", "present")
+		return
+	}
+	want := tt.TargetTrackingScalingPolicyConfiguration
+	if p.PolicyType != aastypes.PolicyType(tt.PolicyType) {
+		add(res, "PolicyType", p.PolicyType, tt.PolicyType)
+	}
+	got := p.TargetTrackingScalingPolicyConfiguration
+	if got == nil {
+		add(res, "TargetTrackingScalingPolicyConfiguration", "missing", "present")
+		return
+	}
+	if !same(aws.ToFloat64(got.TargetValue), want.TargetValue) {
+		add(res, "TargetValue", aws.ToFloat64(got.TargetValue), want.TargetValue)
+	}
+	metric := ""
+	if got.PredefinedMetricSpecification != nil {
+		metric = string(got.PredefinedMetricSpecification.PredefinedMetricType)
+	} else if got.CustomizedMetricSpecification != nil {
+		metric = "(customized metric)"
+	}
+	if metric != want.PredefinedMetricSpecification.PredefinedMetricType {
+		add(res, "PredefinedMetricType", metric, want.PredefinedMetricSpecification.PredefinedMetricType)
+	}
+	if v := int(aws.ToInt32(got.ScaleOutCooldown)); v != want.ScaleOutCooldown {
+		add(res, "ScaleOutCooldown", v, want.ScaleOutCooldown)
+	}
+	if v := int(aws.ToInt32(got.ScaleInCooldown)); v != want.ScaleInCooldown {
+		add(res, "ScaleInCooldown", v, want.ScaleInCooldown)
+	}
+	if v := aws.ToBool(got.DisableScaleIn); v != want.DisableScaleIn {
+		add(res, "DisableScaleIn", v, want.DisableScaleIn)
+	}
+}
+
+// diffStep compares a step policy and returns the live one's ARN ("" when it is missing).
+func diffStep(sp *scaling.ScalingPolicy, live *LiveScaling, add func(res, field string, l, p any)) string {
+	res := "policy " + sp.PolicyName
+	p, ok := live.Policy(sp.PolicyName)
+	if !ok {
+		add(res, "existence", "missing", "present")
+		return ""
+	}
+	want := sp.StepScalingPolicyConfiguration
+	if p.PolicyType != aastypes.PolicyType(sp.PolicyType) {
+		add(res, "PolicyType", p.PolicyType, sp.PolicyType)
+	}
+	got := p.StepScalingPolicyConfiguration
+	if got == nil {
+		add(res, "StepScalingPolicyConfiguration", "missing", "present")
+		return aws.ToString(p.PolicyARN)
+	}
+	if string(got.AdjustmentType) != want.AdjustmentType {
+		add(res, "AdjustmentType", got.AdjustmentType, want.AdjustmentType)
+	}
+	if v := int(aws.ToInt32(got.MinAdjustmentMagnitude)); v != want.MinAdjustmentMagnitude {
+		add(res, "MinAdjustmentMagnitude", v, want.MinAdjustmentMagnitude)
+	}
+	if v := int(aws.ToInt32(got.Cooldown)); v != want.Cooldown {
+		add(res, "Cooldown", v, want.Cooldown)
+	}
+	if string(got.MetricAggregationType) != want.MetricAggregationType {
+		add(res, "MetricAggregationType", got.MetricAggregationType, want.MetricAggregationType)
+	}
+	if l, p := liveSteps(got.StepAdjustments), planSteps(want.StepAdjustments); l != p {
+		add(res, "StepAdjustments", l, p)
+	}
+	return aws.ToString(p.PolicyARN)
+}
+
+func diffAlarm(al *scaling.MetricAlarm, a *cwtypes.MetricAlarm, arn string, add func(res, field string, l, p any)) {
+	res := "alarm " + al.AlarmName
+	if a == nil {
+		add(res, "existence", "missing", "present")
+		return
+	}
 	cmp := func(field string, l, p any) {
 		if fmt.Sprint(l) != fmt.Sprint(p) {
 			add(res, field, l, p)
@@ -227,12 +270,11 @@ func Diff(d planner.Documents, live *LiveScaling) []Change {
 	cmp("ComparisonOperator", a.ComparisonOperator, al.ComparisonOperator)
 	cmp("TreatMissingData", aws.ToString(a.TreatMissingData), al.TreatMissingData)
 	cmp("ActionsEnabled", aws.ToBool(a.ActionsEnabled), al.ActionsEnabled)
-	want := "[" + stepARN + "]"
-	if stepARN == "" {
-		want = "[the step scale-in policy's ARN]"
+	want := "[" + arn + "]"
+	if arn == "" {
+		want = "[the step policy's ARN]"
 	}
 	cmp("AlarmActions", fmt.Sprint(a.AlarmActions), want)
-	return ch
 }
 
 // same compares two thresholds up to the rounding JSON and the APIs may add.
@@ -267,7 +309,7 @@ func liveSteps(s []aastypes.StepAdjustment) string {
 	return strings.Join(parts, " ")
 }
 
-func planSteps(s []planner.StepAdjustment) string {
+func planSteps(s []scaling.StepAdjustment) string {
 	parts := make([]string, len(s))
 	for i, a := range s {
 		parts[i] = fmt.Sprintf("[%s,%s)→%d", bound(a.MetricIntervalLowerBound), bound(a.MetricIntervalUpperBound), a.ScalingAdjustment)
@@ -284,7 +326,7 @@ func liveDims(ds []cwtypes.Dimension) string {
 	return strings.Join(parts, ",")
 }
 
-func planDims(ds []planner.Dimension) string {
+func planDims(ds []scaling.Dimension) string {
 	parts := make([]string, len(ds))
 	for i, d := range ds {
 		parts[i] = d.Name + "=" + d.Value
@@ -300,11 +342,12 @@ type ApplyOptions struct {
 }
 
 // Apply makes the deployed scaling match the documents: the scalable target, the target-
-// tracking policy, the step scale-in policy and its alarm (which names the step policy's ARN,
-// known only once the policy exists), and the removal of policies the plan does not name. It
+// tracking policy, each step policy and its alarm (which names the step policy's ARN, known
+// only once the policy exists), and the removal of policies the plan does not name, with the
+// alarms that acted on them. It
 // returns the changes it found first; with none it calls nothing. A suspended target is
 // refused: a measurement has frozen it, and un-suspending it would spoil that measurement.
-func (c *Control) Apply(ctx context.Context, d planner.Documents, o ApplyOptions) ([]Change, []Step, error) {
+func (c *Control) Apply(ctx context.Context, d scaling.Documents, o ApplyOptions) ([]Change, []Step, error) {
 	live, err := c.ReadScaling(ctx, d)
 	if err != nil {
 		return nil, nil, err
@@ -338,48 +381,117 @@ func (c *Control) Apply(ctx context.Context, d planner.Documents, o ApplyOptions
 	}); err != nil {
 		return changes, steps, err
 	}
+	// Delete the policies the plan does not name, and those whose type it changes (a policy
+	// of the same name of another type is a new policy).
+	planned := map[string]string{}
+	for _, p := range d.Policies() {
+		planned[p.PolicyName] = p.PolicyType
+	}
 	for _, p := range live.Policies {
-		if n := aws.ToString(p.PolicyName); n == d.TargetTracking.PolicyName || n == d.StepScaleIn.PolicyName {
+		if planned[aws.ToString(p.PolicyName)] == string(p.PolicyType) {
 			continue
 		}
 		in := &aas.DeleteScalingPolicyInput{PolicyName: p.PolicyName, ServiceNamespace: aastypes.ServiceNamespaceSagemaker,
-			ScalableDimension: aastypes.ScalableDimension(planner.ScalableDimension), ResourceId: aws.String(st.ResourceID)}
+			ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension), ResourceId: aws.String(st.ResourceID)}
 		if err := run("delete policy "+aws.ToString(p.PolicyName), Call{Op: "application-autoscaling:DeleteScalingPolicy", Input: in}, func() error {
 			_, err := c.Scaling.DeleteScalingPolicy(ctx, in)
 			return err
 		}); err != nil {
 			return changes, steps, err
 		}
-	}
-	ttIn := ttPolicyInput(d.TargetTracking)
-	if err := run("put target-tracking policy", Call{Op: "application-autoscaling:PutScalingPolicy", Input: ttIn}, func() error {
-		_, err := c.Scaling.PutScalingPolicy(ctx, ttIn)
-		return err
-	}); err != nil {
-		return changes, steps, err
-	}
-	stepIn := stepPolicyInput(d.StepScaleIn)
-	stepARN := planner.StepPolicyARNPlaceholder
-	if err := run("put step scale-in policy", Call{Op: "application-autoscaling:PutScalingPolicy", Input: stepIn}, func() error {
-		out, err := c.Scaling.PutScalingPolicy(ctx, stepIn)
-		if err == nil {
-			stepARN = aws.ToString(out.PolicyARN)
+		// Deleting a step policy leaves its alarm, acting on nothing: delete the alarms that
+		// acted on it and that the documents do not name.
+		stale, err := c.alarmsActingOn(ctx, p, d)
+		if err != nil {
+			return changes, steps, err
 		}
-		return err
-	}); err != nil {
-		return changes, steps, err
+		if len(stale) == 0 {
+			continue
+		}
+		del := &cloudwatch.DeleteAlarmsInput{AlarmNames: stale}
+		if err := run("delete alarm "+strings.Join(stale, ", "), Call{Op: "cloudwatch:DeleteAlarms", Input: del}, func() error {
+			_, err := c.CloudWatch.DeleteAlarms(ctx, del)
+			return err
+		}); err != nil {
+			return changes, steps, err
+		}
 	}
-	alIn := alarmInput(d.ScaleInAlarm, stepARN)
-	if err := run("put scale-in alarm", Call{Op: "cloudwatch:PutMetricAlarm", Input: alIn}, func() error {
-		_, err := c.CloudWatch.PutMetricAlarm(ctx, alIn)
-		return err
-	}); err != nil {
-		return changes, steps, err
+	if d.TargetTracking != nil {
+		ttIn := ttPolicyInput(d.TargetTracking)
+		if err := run("put target-tracking policy", Call{Op: "application-autoscaling:PutScalingPolicy", Input: ttIn}, func() error {
+			_, err := c.Scaling.PutScalingPolicy(ctx, ttIn)
+			return err
+		}); err != nil {
+			return changes, steps, err
+		}
+	}
+	// A step policy, then its alarm, which names the policy's ARN.
+	for _, pair := range []struct {
+		name        string
+		p           *scaling.ScalingPolicy
+		a           *scaling.MetricAlarm
+		placeholder string
+	}{{"scale-out", d.StepScaleOut, d.ScaleOutAlarm, scaling.StepScaleOutARNPlaceholder}, {"scale-in", d.StepScaleIn, d.ScaleInAlarm, scaling.StepPolicyARNPlaceholder}} {
+		if pair.p == nil {
+			continue
+		}
+		stepIn := stepPolicyInput(pair.p)
+		arn := pair.placeholder
+		if err := run("put step "+pair.name+" policy", Call{Op: "application-autoscaling:PutScalingPolicy", Input: stepIn}, func() error {
+			out, err := c.Scaling.PutScalingPolicy(ctx, stepIn)
+			if err == nil {
+				arn = aws.ToString(out.PolicyARN)
+			}
+			return err
+		}); err != nil {
+			return changes, steps, err
+		}
+		if pair.a == nil {
+			continue
+		}
+		alIn := alarmInput(pair.a, pair.placeholder, arn)
+		if err := run("put "+pair.name+" alarm", Call{Op: "cloudwatch:PutMetricAlarm", Input: alIn}, func() error {
+			_, err := c.CloudWatch.PutMetricAlarm(ctx, alIn)
+			return err
+		}); err != nil {
+			return changes, steps, err
+		}
 	}
 	return changes, steps, nil
 }
 
-func ttPolicyInput(p *planner.ScalingPolicy) *aas.PutScalingPolicyInput {
+// alarmsActingOn returns the alarms that act on step policy p and that d does not name: those
+// the policy lists, and the alarm of the policy's own name (this package names a step
+// policy's alarm after it).
+func (c *Control) alarmsActingOn(ctx context.Context, p aastypes.ScalingPolicy, d scaling.Documents) ([]string, error) {
+	if p.PolicyType != aastypes.PolicyTypeStepScaling {
+		return nil, nil
+	}
+	keep := map[string]bool{}
+	for _, a := range d.Alarms() {
+		keep[a.AlarmName] = true
+	}
+	names := []string{aws.ToString(p.PolicyName)}
+	for _, a := range p.Alarms {
+		if n := aws.ToString(a.AlarmName); n != names[0] {
+			names = append(names, n)
+		}
+	}
+	out, err := c.CloudWatch.DescribeAlarms(ctx, &cloudwatch.DescribeAlarmsInput{AlarmNames: names})
+	if err != nil {
+		return nil, fmt.Errorf("describe alarms %s: %w", strings.Join(names, ", "), c.explain(err))
+	}
+	var stale []string
+	for _, a := range out.MetricAlarms {
+		n := aws.ToString(a.AlarmName)
+		if !keep[n] && slices.Contains(a.AlarmActions, aws.ToString(p.PolicyARN)) {
+			stale = append(stale, n)
+		}
+	}
+	return stale, nil
+}
+
+func ttPolicyInput(p *scaling.ScalingPolicy) *aas.PutScalingPolicyInput {
 	cfg := p.TargetTrackingScalingPolicyConfiguration
 	return &aas.PutScalingPolicyInput{
 		PolicyName:        aws.String(p.PolicyName),
@@ -397,7 +509,7 @@ func ttPolicyInput(p *planner.ScalingPolicy) *aas.PutScalingPolicyInput {
 	}
 }
 
-func stepPolicyInput(p *planner.ScalingPolicy) *aas.PutScalingPolicyInput {
+func stepPolicyInput(p *scaling.ScalingPolicy) *aas.PutScalingPolicyInput {
 	cfg := p.StepScalingPolicyConfiguration
 	steps := make([]aastypes.StepAdjustment, len(cfg.StepAdjustments))
 	for i, s := range cfg.StepAdjustments {
@@ -414,22 +526,24 @@ func stepPolicyInput(p *planner.ScalingPolicy) *aas.PutScalingPolicyInput {
 		ScalableDimension: aastypes.ScalableDimension(p.ScalableDimension),
 		PolicyType:        aastypes.PolicyType(p.PolicyType),
 		StepScalingPolicyConfiguration: &aastypes.StepScalingPolicyConfiguration{
-			AdjustmentType:        aastypes.AdjustmentType(cfg.AdjustmentType),
-			StepAdjustments:       steps,
-			Cooldown:              aws.Int32(int32(cfg.Cooldown)),
-			MetricAggregationType: aastypes.MetricAggregationType(cfg.MetricAggregationType),
+			AdjustmentType:         aastypes.AdjustmentType(cfg.AdjustmentType),
+			StepAdjustments:        steps,
+			Cooldown:               aws.Int32(int32(cfg.Cooldown)),
+			MetricAggregationType:  aastypes.MetricAggregationType(cfg.MetricAggregationType),
+			MinAdjustmentMagnitude: minMagnitude(cfg.MinAdjustmentMagnitude),
 		},
 	}
 }
 
-func alarmInput(a *planner.MetricAlarm, stepARN string) *cloudwatch.PutMetricAlarmInput {
+// alarmInput is the PutMetricAlarm request of a, its placeholder action replaced by the ARN.
+func alarmInput(a *scaling.MetricAlarm, placeholder, stepARN string) *cloudwatch.PutMetricAlarmInput {
 	dims := make([]cwtypes.Dimension, len(a.Dimensions))
 	for i, d := range a.Dimensions {
 		dims[i] = cwtypes.Dimension{Name: aws.String(d.Name), Value: aws.String(d.Value)}
 	}
 	actions := slices.Clone(a.AlarmActions)
 	for i, act := range actions {
-		if act == planner.StepPolicyARNPlaceholder {
+		if act == placeholder {
 			actions[i] = stepARN
 		}
 	}
@@ -451,9 +565,25 @@ func alarmInput(a *planner.MetricAlarm, stepARN string) *cloudwatch.PutMetricAla
 	}
 }
 
-// ScaleOutAlarms names the alarms Application Auto Scaling created for the target-tracking
-// policy (DescribeScalingPolicies lists them; their names are generated).
-func (l *LiveScaling) ScaleOutAlarms(d planner.Documents) []string {
+// minMagnitude is MinAdjustmentMagnitude for the API: unset when 0 (it is valid only with
+// PercentChangeInCapacity).
+func minMagnitude(n int) *int32 {
+	if n == 0 {
+		return nil
+	}
+	return aws.Int32(int32(n))
+}
+
+// ScaleOutAlarms names the alarms that scale the variant out: the step scale-out alarm of the
+// plan, or those Application Auto Scaling created for the target-tracking policy
+// (DescribeScalingPolicies lists them; their names are generated).
+func (l *LiveScaling) ScaleOutAlarms(d scaling.Documents) []string {
+	if d.ScaleOutAlarm != nil {
+		return []string{d.ScaleOutAlarm.AlarmName}
+	}
+	if d.TargetTracking == nil {
+		return nil
+	}
 	p, ok := l.Policy(d.TargetTracking.PolicyName)
 	if !ok {
 		return nil

@@ -8,9 +8,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	aastypes "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling/types"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/planner"
+	"github.com/kokoro-sm/kokoro/scaling"
 )
 
 // referencePlan plans from the reference tool's artifacts (Q_max 50, T_total 260.2 s) for
@@ -82,8 +84,8 @@ func TestApplyDriftRoundTrip(t *testing.T) {
 	if ch := Diff(docs, live); len(ch) != 0 {
 		t.Fatalf("drift right after apply: %s", fields(ch))
 	}
-	if !strings.HasPrefix(live.Alarm.AlarmActions[0], "arn:aws:autoscaling:") || live.Alarm.AlarmActions[0] != aws.ToString(mustPolicy(t, live, docs.StepScaleIn.PolicyName).PolicyARN) {
-		t.Fatalf("alarm acts on %v, not the step policy", live.Alarm.AlarmActions)
+	if !strings.HasPrefix(live.Alarms[docs.ScaleInAlarm.AlarmName].AlarmActions[0], "arn:aws:autoscaling:") || live.Alarms[docs.ScaleInAlarm.AlarmName].AlarmActions[0] != aws.ToString(mustPolicy(t, live, docs.StepScaleIn.PolicyName).PolicyARN) {
+		t.Fatalf("alarm acts on %v, not the step policy", live.Alarms[docs.ScaleInAlarm.AlarmName].AlarmActions)
 	}
 	changes, steps, err = c.Apply(ctx, docs, ApplyOptions{})
 	if err != nil || len(changes)+len(steps) != 0 {
@@ -101,7 +103,7 @@ func TestApplyDriftRoundTrip(t *testing.T) {
 	if _, err := c.Scaling.PutScalingPolicy(ctx, extra); err != nil {
 		t.Fatal(err)
 	}
-	al := alarmInput(docs.ScaleInAlarm, live.Alarm.AlarmActions[0])
+	al := alarmInput(docs.ScaleInAlarm, scaling.StepPolicyARNPlaceholder, live.Alarms[docs.ScaleInAlarm.AlarmName].AlarmActions[0])
 	al.Threshold = aws.Float64(1)
 	if _, err := c.CloudWatch.PutMetricAlarm(ctx, al); err != nil {
 		t.Fatal(err)
@@ -171,5 +173,60 @@ func TestForEndpoint(t *testing.T) {
 	}
 	if _, _, err := ForEndpoint(planner.Documents{}, "x"); err == nil || !strings.Contains(err.Error(), "STOP") {
 		t.Fatalf("no documents: %v", err)
+	}
+}
+
+// Each kind of policy the planner proposes deploys, shows no drift, and replaces the one
+// before it: a step policy's alarm acts on it, and goes when the policy does.
+func TestApplyEachPolicyKind(t *testing.T) {
+	t.Parallel()
+	c, _ := newMoto(t)
+	ctx := ctxT(t)
+	if _, err := c.Deploy(ctx, testSpec("tts-kinds"), DeployOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := referencePlan(t, "")
+	kinds := []string{planner.KindStepConcurrency, planner.KindTTInvocations, planner.KindFloor, planner.KindStepConcurrency, planner.KindReference}
+	var outAlarm string
+	for i, kind := range kinds {
+		d, ok := p.CandidateDocuments(kind)
+		if !ok {
+			t.Fatalf("the plan has no %s candidate", kind)
+		}
+		docs, _, err := ForEndpoint(d, "tts-kinds")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.Apply(ctx, docs, ApplyOptions{}); err != nil {
+			t.Fatalf("%d %s: %v", i, kind, err)
+		}
+		live, err := c.ReadScaling(ctx, docs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch := Diff(docs, live); len(ch) != 0 {
+			t.Fatalf("%d %s: drift right after apply: %s", i, kind, fields(ch))
+		}
+		if len(live.Policies) != len(docs.Policies()) {
+			t.Errorf("%d %s: %d live policies, the plan has %d", i, kind, len(live.Policies), len(docs.Policies()))
+		}
+		switch kind {
+		case planner.KindStepConcurrency:
+			outAlarm = docs.ScaleOutAlarm.AlarmName
+			pol, _ := live.Policy(docs.StepScaleOut.PolicyName)
+			if a := live.Alarms[outAlarm]; a == nil || len(a.AlarmActions) != 1 || a.AlarmActions[0] != aws.ToString(pol.PolicyARN) {
+				t.Errorf("%d: the scale-out alarm %+v does not act on the step policy %s", i, a, aws.ToString(pol.PolicyARN))
+			}
+		case planner.KindFloor:
+			if live.Target.MinCapacity != live.Target.MaxCapacity || len(live.Policies) != 0 {
+				t.Errorf("a fixed fleet: %+v with %d policies", live.Target, len(live.Policies))
+			}
+		}
+		if docs.ScaleOutAlarm == nil && outAlarm != "" {
+			out, err := c.CloudWatch.DescribeAlarms(ctx, &cloudwatch.DescribeAlarmsInput{AlarmNames: []string{outAlarm}})
+			if err != nil || len(out.MetricAlarms) != 0 {
+				t.Errorf("%d %s: the step policy's alarm outlived it: %v %v", i, kind, out, err)
+			}
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 
-	"github.com/kokoro-sm/kokoro/planner"
+	"github.com/kokoro-sm/kokoro/scaling"
 )
 
 // Check is one finding of policy validation.
@@ -29,7 +29,7 @@ const (
 // ScaleOutAlarmNames are the alarms of the target-tracking policy: those Application Auto
 // Scaling lists on it, else those of its naming for the resource
 // ("TargetTracking-endpoint/E/variant/V-AlarmHigh-…").
-func (c *Control) ScaleOutAlarmNames(ctx context.Context, live *LiveScaling, d planner.Documents) ([]string, error) {
+func (c *Control) ScaleOutAlarmNames(ctx context.Context, live *LiveScaling, d scaling.Documents) ([]string, error) {
 	var names []string
 	for _, n := range live.ScaleOutAlarms(d) {
 		if strings.Contains(n, "AlarmHigh") {
@@ -53,7 +53,7 @@ func (c *Control) ScaleOutAlarmNames(ctx context.Context, live *LiveScaling, d p
 // Validate checks the deployed policy against the plan: no drift, the endpoint in service
 // inside the target's limits, the container's queue bound the plan's, and the target-tracking
 // alarms present. It changes nothing.
-func (c *Control) Validate(ctx context.Context, d planner.Documents, endpoint, variant string) ([]Check, *LiveScaling, error) {
+func (c *Control) Validate(ctx context.Context, d scaling.Documents, endpoint, variant string) ([]Check, *LiveScaling, error) {
 	live, err := c.ReadScaling(ctx, d)
 	if err != nil {
 		return nil, nil, err

@@ -9,7 +9,7 @@ import (
 	aastypes "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling/types"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 
-	"github.com/kokoro-sm/kokoro/planner"
+	"github.com/kokoro-sm/kokoro/scaling"
 )
 
 // ResourceID is Application Auto Scaling's id of a variant: endpoint/NAME/variant/VARIANT.
@@ -48,7 +48,7 @@ func (s Suspension) sdk() *aastypes.SuspendedState {
 func (c *Control) scalableTarget(ctx context.Context, rid string) (*Target, error) {
 	out, err := c.Scaling.DescribeScalableTargets(ctx, &aas.DescribeScalableTargetsInput{
 		ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension: aastypes.ScalableDimension(planner.ScalableDimension),
+		ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
 		ResourceIds:       []string{rid},
 	})
 	if err != nil {
@@ -80,7 +80,7 @@ func (c *Control) ScalableTarget(ctx context.Context, endpoint, variant string) 
 func registerInput(t Target) *aas.RegisterScalableTargetInput {
 	return &aas.RegisterScalableTargetInput{
 		ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension: aastypes.ScalableDimension(planner.ScalableDimension),
+		ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
 		ResourceId:        aws.String(t.ResourceID),
 		MinCapacity:       aws.Int32(int32(t.MinCapacity)),
 		MaxCapacity:       aws.Int32(int32(t.MaxCapacity)),
@@ -91,7 +91,7 @@ func registerInput(t Target) *aas.RegisterScalableTargetInput {
 func deregisterInput(rid string) *aas.DeregisterScalableTargetInput {
 	return &aas.DeregisterScalableTargetInput{
 		ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension: aastypes.ScalableDimension(planner.ScalableDimension),
+		ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
 		ResourceId:        aws.String(rid),
 	}
 }
@@ -103,7 +103,7 @@ func (c *Control) policies(ctx context.Context, rid string) ([]aastypes.ScalingP
 	for {
 		out, err := c.Scaling.DescribeScalingPolicies(ctx, &aas.DescribeScalingPoliciesInput{
 			ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-			ScalableDimension: aastypes.ScalableDimension(planner.ScalableDimension),
+			ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
 			ResourceId:        aws.String(rid),
 			NextToken:         token,
 		})
@@ -125,7 +125,7 @@ func putPolicyInput(p aastypes.ScalingPolicy) *aas.PutScalingPolicyInput {
 	return &aas.PutScalingPolicyInput{
 		PolicyName:                               p.PolicyName,
 		ServiceNamespace:                         aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension:                        aastypes.ScalableDimension(planner.ScalableDimension),
+		ScalableDimension:                        aastypes.ScalableDimension(scaling.ScalableDimension),
 		ResourceId:                               p.ResourceId,
 		PolicyType:                               p.PolicyType,
 		StepScalingPolicyConfiguration:           p.StepScalingPolicyConfiguration,

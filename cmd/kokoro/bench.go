@@ -34,6 +34,7 @@ func newBenchCmd() *cobra.Command {
 	}
 	cmd.AddCommand(newBenchQmaxCmd())
 	cmd.AddCommand(newBenchTTotalCmd())
+	cmd.AddCommand(newBenchReplayCmd())
 	return cmd
 }
 

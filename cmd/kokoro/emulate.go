@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +23,9 @@ import (
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/emulate"
+	"github.com/kokoro-sm/kokoro/planner"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/scaling"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -37,6 +41,9 @@ type emulateFlags struct {
 	engine                            tts.LoadConfig
 	tls                               bool
 	tlsDir                            string
+	autoscale, autoscalePolicy        string
+	timeScale                         float64
+	provision                         time.Duration
 }
 
 func newEmulateCmd() *cobra.Command {
@@ -74,6 +81,10 @@ is not checked. See docs/emulator.md for what behaves like SageMaker and what do
 	fl.Float64Var(&f.throttle, "fault-throttle", 0, "fraction of calls refused with ThrottlingException")
 	fl.Float64Var(&f.streamFailure, "fault-stream-failure", 0, "fraction of streams ended by InternalStreamFailure after their first part")
 	fl.BoolVar(&f.tls, "tls", false, "serve HTTPS (HTTP/1.1 and HTTP/2 by ALPN) with a certificate of a local authority, whose CA file is printed for clients")
+	fl.StringVar(&f.autoscale, "autoscale", "", "with --serve: scale the variant with the policy of this plan (plan.json of kokoro plan --out), starting and stopping in-process servers")
+	fl.StringVar(&f.autoscalePolicy, "autoscale-policy", "proposal", "the plan's policy to scale with: proposal, reference or a candidate kind (as plan replay --policies)")
+	fl.Float64Var(&f.timeScale, "time-scale", 1, "with --autoscale: multiply AWS's periods, cooldowns and the scale-out time by this (0.1 plays ten minutes in one)")
+	fl.DurationVar(&f.provision, "provision", 0, "with --autoscale: how long a new server takes to serve, before --time-scale (default: the plan's T_total)")
 	fl.StringVar(&f.tlsDir, "tls-dir", "", "where --tls keeps its certificate authority (default: the state directory's emulate-tls, see kokoro thaw --help)")
 	addEngineFlags(cmd, &f.engine)
 	return cmd
@@ -95,6 +106,16 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 	stderr := cmd.ErrOrStderr()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 
+	var autoscale *emulate.Autoscale
+	if f.autoscale != "" {
+		if f.serve == 0 {
+			return errors.New("--autoscale starts servers of its own: give --serve N, not --container")
+		}
+		var err error
+		if autoscale, err = emulateAutoscale(f, stderr); err != nil {
+			return err
+		}
+	}
 	instances := f.containers
 	digest := ""
 	if f.serve > 0 {
@@ -152,6 +173,7 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 		}
 		cfg.TLS, caPath = t.Config, t.CAPath
 	}
+	cfg.Autoscale = autoscale
 	em, err := emulate.New(cfg)
 	if err != nil {
 		return err
@@ -215,4 +237,40 @@ func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, diges
 	fmt.Fprintln(w, "measure it (any credentials; the emulator checks the signature's form, not its secret):")
 	fmt.Fprintf(w, "  %sAWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local kokoro bench qmax --transport sagemaker-bidi \\\n    --endpoint-name %s --variant %s --region %s --aws-endpoint-url %s --freeze=false %s\n",
 		ca, f.endpoint, f.variant, f.region, url, strings.TrimSpace(fp))
+}
+
+// emulateAutoscale reads the plan --autoscale names and scales with its policy, starting
+// in-process servers with the real model as the emulator's instances.
+func emulateAutoscale(f emulateFlags, log io.Writer) (*emulate.Autoscale, error) {
+	data, err := os.ReadFile(f.autoscale)
+	if err != nil {
+		return nil, fmt.Errorf("--autoscale: %w", err)
+	}
+	var p planner.Plan
+	if err := json.Unmarshal(data, &p); err != nil || p.Kind != "plan" {
+		return nil, fmt.Errorf("--autoscale: %s is not the plan.json of kokoro plan (%v)", f.autoscale, err)
+	}
+	docs, err := planPolicy(&p, f.autoscalePolicy)
+	if err != nil {
+		return nil, fmt.Errorf("--autoscale-policy %s: %w", f.autoscalePolicy, err)
+	}
+	if !(f.timeScale > 0) {
+		return nil, fmt.Errorf("--time-scale %v must be positive", f.timeScale)
+	}
+	provision := f.provision
+	if provision == 0 {
+		provision = time.Duration(p.Thresholds.TTotalS * float64(time.Second))
+	}
+	model := scaling.DefaultModel()
+	model.TimeScale = f.timeScale
+	return &emulate.Autoscale{
+		Variant: f.variant, Documents: docs, Model: model,
+		Provision: time.Duration(float64(provision) * f.timeScale),
+		Spawn: func(ctx context.Context) (string, func() error, error) {
+			return benchStartSelf(ctx, f.engine, f.maxQueueDepth)
+		},
+		OnActivity: func(a scaling.Activity) {
+			fmt.Fprintf(log, "autoscaling: %v %s: %d → %d (%s)\n", a.At.Round(time.Millisecond), a.Policy, a.From, a.To, a.Reason)
+		},
+	}, nil
 }

@@ -184,3 +184,34 @@ func TestEmulateDigestFollowsTheEngine(t *testing.T) {
 		t.Errorf("the same settings gave %s and %s", a, again)
 	}
 }
+
+// --autoscale is checked before any server starts: it needs --serve, a plan.json, a policy the
+// plan has and a positive time scale.
+func TestEmulateAutoscaleRefusals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "5000", "--trough-rps", "100",
+		"--surge-trials", "100", "--out", dir); err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	plan := filepath.Join(dir, "plan.json")
+	notPlan := filepath.Join(dir, "not-a-plan.json")
+	if err := os.WriteFile(notPlan, []byte(`{"kind":"qmax"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--container", "http://127.0.0.1:1", "--autoscale", plan}, "--serve N"},
+		{[]string{"--serve", "1", "--autoscale", filepath.Join(dir, "missing.json")}, "--autoscale"},
+		{[]string{"--serve", "1", "--autoscale", notPlan}, "not the plan.json"},
+		{[]string{"--serve", "1", "--autoscale", plan, "--autoscale-policy", "bogus"}, "step-concurrency"},
+		{[]string{"--serve", "1", "--autoscale", plan, "--time-scale", "0"}, "--time-scale"},
+	} {
+		args := append([]string{"emulate", "--model", filepath.Join(dir, "no-model.onnx")}, c.args...)
+		if out, err := runKokoro(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q\n%s", c.args, err, c.want, out)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/planner"
@@ -20,9 +21,8 @@ import (
 	"github.com/kokoro-sm/kokoro/scaling"
 )
 
-// replayFlags are the flags of `kokoro plan replay` beyond the plan's.
-type replayFlags struct {
-	plan     planFlags
+// traceFlags say what traffic a replay sends: a trace file or a built-in shape.
+type traceFlags struct {
 	trace    string
 	shape    string
 	from, to float64
@@ -31,11 +31,33 @@ type replayFlags struct {
 	over     time.Duration
 	every    time.Duration
 	burst    time.Duration
-	routing  string
-	policies []string
 	seed     uint64
-	requests bool
-	out      string
+}
+
+// addTraceFlags declares them; from and to default to the caller's (0: the trough and surge ×
+// it, for plan replay).
+func addTraceFlags(fl *pflag.FlagSet, f *traceFlags) {
+	fl.StringVar(&f.trace, "trace", "", "traffic trace CSV: at_s[,chars] (one request a row) or t_s,rps (a rate profile)")
+	fl.StringVar(&f.shape, "shape", "step", "built-in traffic shape when there is no --trace: step, ramp, day or bursts")
+	fl.Float64Var(&f.from, "from", 0, "base rate, requests per second")
+	fl.Float64Var(&f.to, "to", 0, "surge or peak rate, requests per second")
+	fl.DurationVar(&f.at, "at", 10*time.Minute, "when the step, ramp or first burst begins")
+	fl.DurationVar(&f.length, "length", 40*time.Minute, "length of the trace (a day's period for --shape day)")
+	fl.DurationVar(&f.over, "over", 10*time.Minute, "how long a ramp rises")
+	fl.DurationVar(&f.every, "every", 15*time.Minute, "time between bursts")
+	fl.DurationVar(&f.burst, "burst", 3*time.Minute, "how long a burst lasts")
+	fl.Uint64Var(&f.seed, "replay-seed", 1, "seed of the traffic (Poisson arrivals) and of the simulation")
+}
+
+// replayFlags are the flags of `kokoro plan replay` beyond the plan's.
+type replayFlags struct {
+	plan      planFlags
+	traffic   traceFlags
+	routing   string
+	policies  []string
+	requests  bool
+	out       string
+	timeScale float64
 }
 
 // Replay output files.
@@ -72,34 +94,26 @@ and replay.png (the timeline) into --out, and with --requests every request (JSO
 	}
 	addPlanFlags(cmd, &f.plan)
 	fl := cmd.Flags()
-	fl.StringVar(&f.trace, "trace", "", "traffic trace CSV: at_s[,chars] (one request a row) or t_s,rps (a rate profile)")
-	fl.StringVar(&f.shape, "shape", "step", "built-in traffic shape when there is no --trace: step, ramp, day or bursts")
-	fl.Float64Var(&f.from, "from", 0, "base rate, requests per second (default: --trough-rps)")
-	fl.Float64Var(&f.to, "to", 0, "surge or peak rate, requests per second (default: surge × --from)")
-	fl.DurationVar(&f.at, "at", 10*time.Minute, "when the step, ramp or first burst begins")
-	fl.DurationVar(&f.length, "length", 40*time.Minute, "length of the trace (a day's period for --shape day)")
-	fl.DurationVar(&f.over, "over", 10*time.Minute, "how long a ramp rises")
-	fl.DurationVar(&f.every, "every", 15*time.Minute, "time between bursts")
-	fl.DurationVar(&f.burst, "burst", 3*time.Minute, "how long a burst lasts")
+	addTraceFlags(fl, &f.traffic)
 	fl.StringVar(&f.routing, "routing", replay.RoutingRandom, "how requests reach instances: random (SageMaker's default) or least-outstanding")
-	fl.StringSliceVar(&f.policies, "policies", []string{"reference", "proposal"}, "policies to replay: reference, proposal")
-	fl.Uint64Var(&f.seed, "replay-seed", 1, "seed of the traffic and the simulation")
+	fl.StringSliceVar(&f.policies, "policies", []string{"reference", "proposal"}, "policies to replay: reference, proposal, or a candidate kind of the plan (target-tracking-invocations, step-concurrency, floor, ...)")
+	fl.Float64Var(&f.timeScale, "time-scale", 1, "multiply AWS's periods and cooldowns and the scale-out time by this factor, as kokoro emulate --time-scale does (the trace is not scaled)")
 	fl.BoolVar(&f.requests, "requests", false, "also write every request of each replay (JSONL)")
 	fl.StringVar(&f.out, "out", "", "directory for replay.json and replay.png")
 	return cmd
 }
 
-// replayTrace builds the arrivals the flags ask for.
-func replayTrace(f replayFlags, sc planner.Scenario) ([]replay.Arrival, string, error) {
+// arrivals builds the arrivals the flags ask for; from and to default to defFrom and defTo.
+func (f traceFlags) arrivals(defFrom, defTo float64) ([]replay.Arrival, string, error) {
 	if f.trace != "" {
 		fh, err := os.Open(f.trace)
 		if err != nil {
-			return nil, "", fmt.Errorf("plan replay: %w", err)
+			return nil, "", fmt.Errorf("replay: %w", err)
 		}
 		defer fh.Close()
 		arr, rate, err := replay.ReadCSV(bufio.NewReader(fh))
 		if err != nil {
-			return nil, "", fmt.Errorf("plan replay: %s: %w", f.trace, err)
+			return nil, "", fmt.Errorf("replay: %s: %w", f.trace, err)
 		}
 		if arr == nil {
 			last := rate.Points[len(rate.Points)-1].At
@@ -110,16 +124,18 @@ func replayTrace(f replayFlags, sc planner.Scenario) ([]replay.Arrival, string, 
 		}
 		return arr, "trace " + filepath.Base(f.trace), nil
 	}
-	from := f.from
+	from, to := f.from, f.to
 	if from == 0 {
-		from = sc.TroughRPS
+		from = defFrom
 	}
-	to := f.to
 	if to == 0 {
-		to = from * sc.Surge
+		to = defTo
+		if f.from != 0 && defFrom > 0 {
+			to = f.from * defTo / defFrom
+		}
 	}
 	if !(from > 0) || !(to > 0) {
-		return nil, "", errors.New("plan replay: give --trace, or --from (or --trough-rps) for a built-in shape")
+		return nil, "", errors.New("replay: give --trace, or --from and --to for a built-in shape")
 	}
 	var rate replay.Rate
 	var desc string
@@ -133,7 +149,7 @@ func replayTrace(f replayFlags, sc planner.Scenario) ([]replay.Arrival, string, 
 	case "bursts":
 		rate, desc = replay.Bursts(from, to, f.every, f.burst, f.length), fmt.Sprintf("%g rps with bursts to %g rps for %v every %v", from, to, f.burst, f.every)
 	default:
-		return nil, "", fmt.Errorf("plan replay: unknown shape %q (step, ramp, day or bursts)", f.shape)
+		return nil, "", fmt.Errorf("replay: unknown shape %q (step, ramp, day or bursts)", f.shape)
 	}
 	return rate.Poisson(f.length, f.seed), desc, nil
 }
@@ -165,21 +181,30 @@ func runPlanReplay(cmd *cobra.Command, f replayFlags) error {
 	if err != nil {
 		return err
 	}
-	arrivals, desc, err := replayTrace(f, p.Scenario)
+	arrivals, desc, err := f.traffic.arrivals(p.Scenario.TroughRPS, p.Scenario.TroughRPS*p.Scenario.Surge)
 	if err != nil {
 		return err
 	}
 	if !p.Policy.Searched() {
 		return fmt.Errorf("plan replay: the plan searched no policy (%s)", p.Policy.Skipped)
 	}
+	if !(f.timeScale > 0) {
+		return fmt.Errorf("plan replay: --time-scale %v must be positive", f.timeScale)
+	}
+	model := scaling.DefaultModel()
+	model.TimeScale = f.timeScale
+	provision := provisionFrom(in.TTotal, p.Scenario)
+	for i := range provision {
+		provision[i] = time.Duration(float64(provision[i]) * f.timeScale)
+	}
 	base := replay.Config{
 		Service:       p.Policy.Service.Service,
 		MaxQueueDepth: p.Thresholds.QueueMaxDepth,
 		SLO:           time.Duration(p.Scenario.SLOms * float64(time.Millisecond)),
-		Model:         scaling.DefaultModel(),
-		Provision:     provisionFrom(in.TTotal, p.Scenario),
+		Model:         model,
+		Provision:     provision,
 		Routing:       f.routing,
-		Seed:          f.seed,
+		Seed:          f.traffic.seed,
 		KeepRequests:  f.requests,
 	}
 	var runs []plot.Run
@@ -189,18 +214,14 @@ func runPlanReplay(cmd *cobra.Command, f replayFlags) error {
 		desc, len(arrivals), f.routing, base.MaxQueueDepth, p.Scenario.SLOms, base.Provision[0].Round(time.Second))
 	for _, name := range f.policies {
 		cfg := base
-		switch name {
-		case "reference":
-			cfg.Documents = p.ReferenceDocuments
-		case "proposal":
-			if p.Documents.ScalableTarget == nil {
-				fmt.Fprintln(w, "no proposal to replay: the plan found none")
-				continue
-			}
-			cfg.Documents = p.Documents
-		default:
-			return fmt.Errorf("plan replay: unknown policy %q (reference, proposal)", name)
+		d, err := planPolicy(p, name)
+		if errors.Is(err, errNoProposal) {
+			fmt.Fprintln(w, "no proposal to replay: the plan found none")
+			continue
+		} else if err != nil {
+			return fmt.Errorf("plan replay: %w", err)
 		}
+		cfg.Documents = d
 		res, err := replay.Run(cfg, arrivals)
 		if err != nil {
 			return fmt.Errorf("plan replay %s: %w", name, err)
@@ -255,6 +276,38 @@ func runPlanReplay(cmd *cobra.Command, f replayFlags) error {
 	}
 	fmt.Fprintln(w, "wrote", filepath.Join(f.out, fileReplaySummary), "and", filepath.Join(f.out, fileReplayTimeline))
 	return nil
+}
+
+var errNoProposal = errors.New("the plan proposes no policy")
+
+// planPolicy returns the documents of a plan's policy by name: reference, proposal, or the
+// kind of one of its candidates.
+func planPolicy(p *planner.Plan, name string) (scaling.Documents, error) {
+	switch name {
+	case "reference":
+		return p.ReferenceDocuments, nil
+	case "proposal":
+		if p.Documents.ScalableTarget == nil {
+			return scaling.Documents{}, errNoProposal
+		}
+		return p.Documents, nil
+	}
+	d, ok := p.CandidateDocuments(name)
+	if !ok {
+		return d, fmt.Errorf("no policy %q in the plan (reference, proposal, or a candidate kind: %s)", name, candidateKinds(p))
+	}
+	return d, nil
+}
+
+// candidateKinds lists the kinds of the plan's candidates with a bounded fleet.
+func candidateKinds(p *planner.Plan) string {
+	var k []string
+	for _, c := range p.Policy.Candidates {
+		if !c.Unbounded && c.Kind != planner.KindReference {
+			k = append(k, c.Kind)
+		}
+	}
+	return strings.Join(k, ", ")
 }
 
 // policyLabel names a policy by its scale-out.

@@ -80,3 +80,42 @@ func TestPlanReplayTraceFile(t *testing.T) {
 		t.Errorf("bad trace: %v", err)
 	}
 }
+
+// Any candidate of the search replays by its kind; a name that is none is refused with the
+// kinds there are. --time-scale compresses AWS's clock and the scale-out time, so a trace
+// compressed by the same factor tells the same story in a tenth of the time.
+func TestPlanReplayCandidatesAndTimeScale(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	args := []string{"replay", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--surge", "1.25",
+		"--peak-rps", "5000", "--trough-rps", "100", "--surge-trials", "100"}
+	out, err := runPlanCmd(t, append(args, "--length", "25m", "--policies", "floor,step-concurrency", "--out", dir)...)
+	if err != nil {
+		t.Fatalf("plan replay: %v\n%s", err, out)
+	}
+	var r replayFile
+	readJSON(t, filepath.Join(dir, fileReplaySummary), &r)
+	if len(r.Replays) != 2 || !strings.HasPrefix(r.Replays[0].Policy, "floor: fixed") || !strings.HasPrefix(r.Replays[1].Policy, "step-concurrency: step") {
+		t.Fatalf("replays %+v", r.Replays)
+	}
+	if fl := r.Replays[0].Summary; fl.Shed != 0 || fl.ScaleOuts != 0 {
+		t.Errorf("a fixed fleet sized for the surge shed %d or scaled %d times", fl.Shed, fl.ScaleOuts)
+	}
+	if _, err := runPlanCmd(t, append(args, "--policies", "bogus")...); err == nil || !strings.Contains(err.Error(), "target-tracking-invocations") {
+		t.Errorf("an unknown policy: %v", err)
+	}
+	if _, err := runPlanCmd(t, append(args, "--time-scale", "0")...); err == nil || !strings.Contains(err.Error(), "--time-scale") {
+		t.Errorf("--time-scale 0: %v", err)
+	}
+
+	fast := t.TempDir()
+	out, err = runPlanCmd(t, append(args, "--time-scale", "0.1", "--at", "1m", "--length", "150s", "--out", fast)...)
+	if err != nil {
+		t.Fatalf("plan replay --time-scale: %v\n%s", err, out)
+	}
+	readJSON(t, filepath.Join(fast, fileReplaySummary), &r)
+	ref, pro := r.Replays[0].Summary, r.Replays[1].Summary
+	if ref.Shed == 0 || pro.Shed != 0 || pro.ScaleOuts == 0 {
+		t.Errorf("compressed tenfold: reference shed %d, proposal shed %d after %d scale-outs\n%s", ref.Shed, pro.Shed, pro.ScaleOuts, out)
+	}
+}

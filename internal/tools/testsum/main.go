@@ -38,6 +38,7 @@ type tally struct {
 	tests      int
 	failed     []string
 	skipped    []string
+	unfinished []string // tests of a failed package that never reported an end
 	buildFails []string
 	output     map[string][]string // package/test → its output lines, kept until it passes
 	buildOut   map[string][]string
@@ -102,6 +103,22 @@ func (t *tally) add(e event, w io.Writer) {
 		}
 		t.packages[e.Package] = "FAIL"
 		t.elapsed[e.Package] += e.Elapsed
+		// Tests that started and never ended: the binary died under them (the race detector's
+		// goroutine limit, a crash in C, a kill) or their "--- FAIL" line was glued to output
+		// without a newline. What they printed is the only account of why the package failed.
+		var open []string
+		for k := range t.output {
+			if pkg, test, _ := strings.Cut(k, "\x00"); pkg == e.Package && test != "" {
+				open = append(open, test)
+			}
+		}
+		sort.Strings(open)
+		for _, test := range open {
+			k := e.Package + "\x00" + test
+			t.unfinished = append(t.unfinished, short(e.Package)+" "+test)
+			fmt.Fprintf(w, "--- UNFINISHED %s %s\n%s", short(e.Package), test, strings.Join(t.output[k], ""))
+			delete(t.output, k)
+		}
 		// Output outside any test: a panic, a timeout, TestMain's own failure.
 		fmt.Fprintf(w, "FAIL  %-34s %6.1fs\n%s", short(e.Package), e.Elapsed, strings.Join(t.output[key], ""))
 		delete(t.output, key)
@@ -130,7 +147,7 @@ func (t *tally) summary(wall time.Duration, noSkip bool) string {
 		}
 	}
 	return fmt.Sprintf("%s: %d packages (%d with tests), %d tests, %d failed, %d skipped, %d build failures, wall %s",
-		verdict, len(t.packages), withTests, t.tests, len(t.failed), len(t.skipped), len(t.buildFails), wall.Round(time.Second))
+		verdict, len(t.packages), withTests, t.tests, len(t.failed)+len(t.unfinished), len(t.skipped), len(t.buildFails), wall.Round(time.Second))
 }
 
 func main() {
@@ -208,6 +225,9 @@ func main() {
 			parts = append(parts, fmt.Sprintf("%s %.0fs", p.name, p.s))
 		}
 		fmt.Printf("slowest packages: %s\n", strings.Join(parts, ", "))
+	}
+	for _, s := range t.unfinished {
+		fmt.Printf("never ended (counted as failed): %s\n", s)
 	}
 	for _, s := range t.skipped {
 		fmt.Printf("skipped: %s\n", s)

@@ -46,6 +46,12 @@ func TestTallyCountsWhatGoTestReports(t *testing.T) {
 			`{"Action":"fail","Package":"m/kokoro/a","Test":"TestRealY","Elapsed":1}`,
 			`{"Action":"fail","Package":"m/kokoro/a","Elapsed":1}`,
 		}, true, "FAIL: 1 packages (1 with tests), 1 tests, 1 failed, 0 skipped, 0 build failures"},
+		{"a binary that died inside a test", []string{
+			`{"Action":"run","Package":"m/kokoro/a","Test":"TestW"}`,
+			`{"Action":"output","Package":"m/kokoro/a","Test":"TestW","Output":"race: limit on 8128 simultaneously alive goroutines is exceeded, dying\n"}`,
+			`{"Action":"output","Package":"m/kokoro/a","Output":"FAIL\tm/kokoro/a\t10.7s\n"}`,
+			`{"Action":"fail","Package":"m/kokoro/a","Elapsed":10.7}`,
+		}, true, "FAIL: 1 packages (1 with tests), 0 tests, 1 failed, 0 skipped, 0 build failures"},
 		{"a skip", []string{
 			`{"Action":"skip","Package":"m/kokoro/a","Test":"TestZ","Elapsed":0}`,
 			`{"Action":"pass","Package":"m/kokoro/a","Elapsed":0.2}`,
@@ -67,5 +73,37 @@ func TestTallyCountsWhatGoTestReports(t *testing.T) {
 				t.Errorf("summary\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestUnfinishedTestsAreShown: when a package fails with tests that never ended, what those
+// tests printed is shown under their names, since it is the only account of the failure.
+func TestUnfinishedTestsAreShown(t *testing.T) {
+	t.Parallel()
+	ta := newTally()
+	var out strings.Builder
+	for _, l := range []string{
+		`{"Action":"run","Package":"m/kokoro/a","Test":"TestV"}`,
+		`{"Action":"output","Package":"m/kokoro/a","Test":"TestV","Output":"fine\n"}`,
+		`{"Action":"pass","Package":"m/kokoro/a","Test":"TestV"}`,
+		`{"Action":"output","Package":"m/kokoro/a","Test":"TestW","Output":"dying here\n"}`,
+		`{"Action":"output","Package":"m/kokoro/b","Test":"TestU","Output":"other package\n"}`,
+		`{"Action":"fail","Package":"m/kokoro/a","Elapsed":10.7}`,
+	} {
+		var e event
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		ta.add(e, &out)
+	}
+	got := out.String()
+	if !strings.Contains(got, "--- UNFINISHED a TestW\ndying here\n") {
+		t.Errorf("output lacks the unfinished test's lines:\n%s", got)
+	}
+	if strings.Contains(got, "fine") || strings.Contains(got, "other package") {
+		t.Errorf("output shows a passed test or another package's test:\n%s", got)
+	}
+	if len(ta.unfinished) != 1 || ta.unfinished[0] != "a TestW" {
+		t.Errorf("unfinished = %q, want [a TestW]", ta.unfinished)
 	}
 }

@@ -7,7 +7,7 @@
 #
 # The runtime is ONNX Runtime 1.26.0 with its CUDA provider and the CUDA 12.8 / cuDNN 9.8
 # libraries that provider was built against, all from their PyPI wheels, on Debian slim: no CUDA
-# base image (README, "Container"). It needs an NVIDIA driver 525 or newer. Without a usable GPU
+# base image (docs/container.md). It needs an NVIDIA driver 525 or newer. Without a usable GPU
 # the server logs why CUDA failed and serves on the CPU (use Dockerfile.cpu for CPU hosts).
 #
 # Build arguments:

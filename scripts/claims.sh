@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the performance claims made in README.md and in code comments, each with both sides
+# Measures the performance claims made in docs/ and in code comments, each with both sides
 # side by side in one run (alternating rounds, with their spread), and writes each report to
 # testdata/claims/NAME.txt with the host, the date, the commit and the command.
 #

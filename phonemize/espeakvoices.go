@@ -76,16 +76,23 @@ static __attribute__((noinline)) char *kv_translate(kv_lib *l, const char *text,
 	return out;
 }
 
-// kv_phonemes is kv_translate called below 64 KiB of zeroed stack. espeak-ng 1.51 reads a
-// string on its stack past its end now and then; on the stack of a thread the Go runtime
-// created, the cgo call runs near the top of the mapping and that read ran into unmapped
-// memory (SIGSEGV, a few runs in ten of the package's tests). Zeros above its frames end
-// the read where it would have ended on a main thread's stack.
+// kv_phonemes is kv_translate called below 64 KiB of stack filled with spaces and NULs in
+// turn. espeak-ng 1.51 now and then scans a word on its stack for the space after it and runs
+// past the word's end, up the stack (the loop around utf8_in that stops at a space only). On
+// the stack of a thread the Go runtime created, the cgo call runs near the top of the mapping,
+// and a scan that met no space there read into unmapped memory (SIGSEGV). The pattern ends a
+// scan for a space, or for a NUL, within two bytes of where it enters the pad. The empty asm
+// statements make the pad's contents observable, so the compiler keeps the stores (a memset
+// of a buffer never read is otherwise removed).
 static char *kv_phonemes(kv_lib *l, const char *text, int mode) {
-	volatile char pad[65536];
-	memset((char *)pad, 0, sizeof pad);
+	char pad[65536];
+	for (size_t i = 0; i < sizeof pad; i += 2) {
+		pad[i] = ' ';
+		pad[i + 1] = 0;
+	}
+	__asm__ __volatile__("" : : "r"(pad) : "memory");
 	char *out = kv_translate(l, text, mode);
-	pad[0] = out != NULL;
+	__asm__ __volatile__("" : : "r"(pad) : "memory");
 	return out;
 }
 */

@@ -73,7 +73,7 @@ is not checked. See docs/emulator.md for what behaves like SageMaker and what do
 	fl.StringVar(&f.region, "region", envOr("AWS_REGION", "us-east-1"), "region requests must be signed for")
 	fl.StringSliceVar(&f.containers, "container", nil, "base URL of a container (an instance of the variant); repeat for more")
 	fl.IntVar(&f.serve, "serve", 0, "start this many in-process servers with the real model as the instances")
-	fl.IntVar(&f.maxQueueDepth, "max-queue-depth", 0, "with --serve: admission bound of each server; 0 = unbounded")
+	fl.IntVar(&f.maxQueueDepth, "max-queue-depth", 0, "with --serve: admission bound of each server; 0 = unbounded, or with --autoscale the plan's MAX_QUEUE_DEPTH")
 	fl.DurationVar(&f.invocationTimeout, "invocation-timeout", emulate.DefaultInvocationTimeout, "limit on InvokeEndpoint and the response stream, as SageMaker's 60 s")
 	fl.DurationVar(&f.sessionTimeout, "session-timeout", 0, "limit on a bidirectional session; 0 = none")
 	fl.StringVar(&f.cloudwatchURL, "cloudwatch-url", "", "publish ConcurrentRequestsPerModel to this CloudWatch API (e.g. moto); empty: publish nothing")
@@ -112,7 +112,7 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 			return errors.New("--autoscale starts servers of its own: give --serve N, not --container")
 		}
 		var err error
-		if autoscale, err = emulateAutoscale(f, stderr); err != nil {
+		if autoscale, err = emulateAutoscale(&f, stderr); err != nil {
 			return err
 		}
 	}
@@ -240,8 +240,10 @@ func emulateBanner(w io.Writer, f emulateFlags, url string, instances int, diges
 }
 
 // emulateAutoscale reads the plan --autoscale names and scales with its policy, starting
-// in-process servers with the real model as the emulator's instances.
-func emulateAutoscale(f emulateFlags, log io.Writer) (*emulate.Autoscale, error) {
+// in-process servers with the real model as the emulator's instances. Without
+// --max-queue-depth every server admits the plan's MAX_QUEUE_DEPTH, as the deployed
+// container does with the plan's container environment.
+func emulateAutoscale(f *emulateFlags, log io.Writer) (*emulate.Autoscale, error) {
 	data, err := os.ReadFile(f.autoscale)
 	if err != nil {
 		return nil, fmt.Errorf("--autoscale: %w", err)
@@ -256,6 +258,10 @@ func emulateAutoscale(f emulateFlags, log io.Writer) (*emulate.Autoscale, error)
 	}
 	if !(f.timeScale > 0) {
 		return nil, fmt.Errorf("--time-scale %v must be positive", f.timeScale)
+	}
+	if f.maxQueueDepth == 0 {
+		f.maxQueueDepth = p.Thresholds.QueueMaxDepth
+		fmt.Fprintf(log, "autoscaling: each server admits at most MAX_QUEUE_DEPTH=%d requests (the plan's)\n", f.maxQueueDepth)
 	}
 	provision := f.provision
 	if provision == 0 {

@@ -215,3 +215,24 @@ func TestEmulateAutoscaleRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulateAutoscaleQueueBound: the emulated instances admit what the deployed container
+// would, the plan's MAX_QUEUE_DEPTH, unless --max-queue-depth says otherwise.
+func TestEmulateAutoscaleQueueBound(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "5000", "--trough-rps", "100",
+		"--surge-trials", "100", "--out", dir); err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	for _, c := range []struct{ given, want int }{{0, 50}, {7, 7}} {
+		f := emulateFlags{autoscale: filepath.Join(dir, "plan.json"), autoscalePolicy: "proposal", timeScale: 1, maxQueueDepth: c.given}
+		var log strings.Builder
+		if _, err := emulateAutoscale(&f, &log); err != nil {
+			t.Fatal(err)
+		}
+		if f.maxQueueDepth != c.want {
+			t.Errorf("--max-queue-depth %d: servers admit %d, want %d (log: %q)", c.given, f.maxQueueDepth, c.want, log.String())
+		}
+	}
+}

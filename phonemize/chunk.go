@@ -120,6 +120,8 @@ type Chunk struct {
 	// when a cut between two words bounds it, with the space between: Before ends and After
 	// starts with SpaceID. The model hears Before+IDs+After; the listener hears IDs.
 	Before, After []int64
+	// Words are the chunk's words as written, each with the ids of IDs that speak it.
+	Words []Word
 }
 
 // SpaceID is the vocabulary id of the space between two words.
@@ -686,6 +688,7 @@ func makeChunk(ps []piece) (Chunk, bool) {
 	}
 	c := Chunk{Text: strings.TrimSpace(text.String()), Phonemes: strings.TrimSpace(phon.String())}
 	c.IDs = Tokenize(c.Phonemes)
+	c.Words = chunkWords(ps, len(c.IDs))
 	if len(ps) > 0 {
 		c.Break = breakOf(ps[len(ps)-1].cut)
 	}

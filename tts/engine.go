@@ -145,12 +145,12 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 			return st, fmt.Errorf("synthesize chunk %d: %w", i, r.err)
 		}
 		pcm, from := reframe(r.pcm, joinAfter(chunks, i), i == 0 && req.Resumes, len(chunks[i].Before) > 0, len(chunks[i].After) > 0)
-		bounds := r.bounds
+		bounds, lead := r.bounds, samples(SoundLead)
 		if bounds == nil {
-			bounds = spreadBounds(r.pcm, len(chunks[i].IDs))
+			bounds, lead = spreadBounds(r.pcm, len(chunks[i].IDs)), 0
 		}
 		c := Chunk{
-			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: pcm, Words: placeWords(chunks[i], bounds, from, len(pcm)),
+			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: pcm, Words: placeWords(chunks[i], bounds, from, len(pcm), lead),
 			ModelTime: r.modelTime, QueueWait: r.queueWait, Slot: r.slot, Final: i == len(chunks)-1,
 		}
 		e.sched.played(len(chunks[i].IDs), float32(speed), c.Duration())

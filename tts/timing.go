@@ -2,6 +2,7 @@ package tts
 
 import (
 	"strings"
+	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
@@ -15,12 +16,22 @@ import (
 //
 // The times come from the model's own durations (Aligner): each id lasts a whole number of
 // frames, and the chunk's cuts (context, trimmed and padded silence) move them sample for
-// sample. A synthesizer that cannot say where its ids lie gets times spread over the chunk's
-// audible speech in proportion to its ids.
+// sample. The sound of a word begins SoundLead before its first id's frames. A synthesizer
+// that cannot say where its ids lie gets times spread over the chunk's audible speech in
+// proportion to its ids.
 type Word struct {
 	Text       string
 	Start, End int
 }
+
+// SoundLead is how much earlier than its first phoneme's duration frames the model's sound of
+// a word begins: its decoder starts the onset of a sound in the frames before it. At the first
+// word of a chunk, where silence precedes it, the audio rose above audio.SilenceFloorDB a
+// median 38 ms before the first phoneme's frames (16 chunks: 8 sentences of
+// testdata/listen/sentences.txt spoken whole by af_heart and am_michael; TestRealSoundLead
+// measures it). A word's start is moved this much earlier, never before the end of the word
+// before it.
+const SoundLead = 38 * time.Millisecond
 
 // idBounds are the samples of a chunk's PCM at which each of its own ids starts, and after
 // them the end of the last: len(ids)+1 ascending values. nil when unknown.
@@ -61,11 +72,13 @@ func spreadBounds(pcm []float32, n int) idBounds {
 
 // placeWords places chunk c's words in the PCM it was reframed into: bounds are its ids' in the
 // PCM before the reframe, from is where the reframe started (audio.Reframe), n the reframed
-// length. A word with no id of speech (only punctuation) is not spoken and not listed.
-func placeWords(c phonemize.Chunk, bounds idBounds, from, n int) []Word {
+// length; each word's sound starts lead samples before its first id. A word with no id of
+// speech (only punctuation) is not spoken and not listed.
+func placeWords(c phonemize.Chunk, bounds idBounds, from, n int, lead int) []Word {
 	if len(bounds) != len(c.IDs)+1 {
 		return nil
 	}
+	prevEnd := 0
 	words := chunkWords(c)
 	out := make([]Word, 0, len(words))
 	for _, w := range words {
@@ -81,9 +94,10 @@ func placeWords(c phonemize.Chunk, bounds idBounds, from, n int) []Word {
 		if first < 0 {
 			continue
 		}
-		start := min(max(bounds[first]-from, 0), n)
+		start := min(max(bounds[first]-from-lead, prevEnd), n)
 		end := min(max(bounds[last+1]-from, start), n)
 		out = append(out, Word{Text: w.Text, Start: start, End: end})
+		prevEnd = end
 	}
 	return out
 }

@@ -96,13 +96,14 @@ func speak(t *testing.T, e *Engine, req Request) []Chunk {
 }
 
 // A word's times are sample-exact in the audio sent, whatever was cut around it: its first
-// sample is its first sound's first, its last its last sound's last, the punctuation's pause
-// after it not included; the model's lead and tail silence trimmed, context cut away, at any
-// speed.
+// sample is SoundLead before its first sound's first, its last its last sound's last, the
+// punctuation's pause after it not included; the model's lead and tail silence trimmed, context
+// cut away, at any speed.
 func TestWordTimesAreSampleExact(t *testing.T) {
 	t.Parallel()
 	// The sounds each word is made of.
 	sounds := map[string][]int64{"one,": {30, 31}, "two": {40, 41, 42}, "three": {50}, "four.": {60, 61}}
+	lead := samples(SoundLead)
 	for _, c := range []struct {
 		name    string
 		context model.Toggle
@@ -120,17 +121,21 @@ func TestWordTimesAreSampleExact(t *testing.T) {
 			speed := c.speed
 			var got []string
 			for _, ch := range speak(t, e, Request{Text: "one, two three four.", Speed: &speed}) {
-				pcm := ch.PCM
+				pcm, prevEnd := ch.PCM, 0
 				for _, w := range ch.Words {
 					got = append(got, w.Text)
 					s := sounds[w.Text]
 					first, last := level(s[0]), level(s[len(s)-1])
-					if w.Start <= 0 || w.End >= len(pcm) || w.End <= w.Start {
+					if w.Start < 0 || w.End >= len(pcm) || w.End <= w.Start {
 						t.Fatalf("%q at [%d,%d) of %d samples", w.Text, w.Start, w.End, len(pcm))
 					}
-					if pcm[w.Start] != first || pcm[w.Start-1] == first {
-						t.Errorf("%q starts at %d: sample %v after %v, want the first of level %v", w.Text, w.Start, pcm[w.Start], pcm[w.Start-1], first)
+					// It starts lead before its first sound's block, but not before the chunk
+					// or the word before it.
+					at := w.Start + slices.Index(pcm[w.Start:], first)
+					if at <= w.Start || pcm[at-1] == first || w.Start != max(at-lead, prevEnd) {
+						t.Errorf("%q starts at %d: want %d before the first sample of level %v at %d, not before %d", w.Text, w.Start, lead, first, at, prevEnd)
 					}
+					prevEnd = w.End
 					// (A context cut fades the last samples before it, so only silence tells.)
 					if pcm[w.End-1] == 0 || pcm[w.End] == last {
 						t.Errorf("%q ends at %d: sample %v before %v, want the last of level %v", w.Text, w.End, pcm[w.End-1], pcm[w.End], last)
@@ -140,7 +145,7 @@ func TestWordTimesAreSampleExact(t *testing.T) {
 					for _, id := range s {
 						want += int(float32(1000+10*int(id)) / float32(speed))
 					}
-					if n := w.End - w.Start; n != want {
+					if n := w.End - at; n != want {
 						t.Errorf("%q lasts %d samples, want %d", w.Text, n, want)
 					}
 				}

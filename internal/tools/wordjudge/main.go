@@ -56,7 +56,14 @@ type record struct {
 	Kokoro   float64 `json:"kokoro_start_s"`
 	Aligner  float64 `json:"aligner_start_s"`
 	Onset    float64 `json:"onset_s,omitempty"` // the clip's first audible sample, for its first word
+	// Gap is the silence before the word by kokoro's times (from the end of the word before),
+	// in seconds; the first word's is its start.
+	Gap float64 `json:"gap_s"`
 }
+
+// pauseGap is the gap before a word that counts as a pause: the aligner tends to stretch the
+// word after a pause back into it, so words after pauses are reported apart too.
+const pauseGap = 0.1
 
 func run(ctx context.Context, url string, voices, files []string, speed float64, jsonl string, out io.Writer) error {
 	rec, err := listen.Pocketsphinx()
@@ -91,8 +98,8 @@ func run(ctx context.Context, url string, voices, files []string, speed float64,
 		w = bw
 	}
 	fmt.Fprintf(out, "%d sentences from %s, speed %g, server %s\n\n", len(sentences), strings.Join(files, ", "), speed, url)
-	fmt.Fprintln(out, "| voice | sentences | words | median abs(start diff) | p95 abs(start diff) | mean abs | mean signed (kokoro − aligner) | first word vs first audible sample: kokoro, aligner (median) |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| voice | sentences | words | median abs(start diff) | p95 abs(start diff) | mean abs | mean signed (kokoro − aligner) | first word vs first audible sample: kokoro, aligner (median) | in running speech: words, median, p95 | after a pause: words, median, p95 |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
 	client := &http.Client{Timeout: 5 * time.Minute}
 	for _, voice := range voices {
 		var recs []record
@@ -171,8 +178,10 @@ func judge(ctx context.Context, client *http.Client, rec *listen.Recognizer, dic
 		return nil, err
 	}
 	out := make([]record, len(got.Words))
+	prevEnd := 0.0
 	for i, w := range got.Words {
-		out[i] = record{Word: w.Word, Index: w.Index, Kokoro: w.StartMS / 1000, Aligner: segs[first[i]].Start}
+		out[i] = record{Word: w.Word, Index: w.Index, Kokoro: w.StartMS / 1000, Aligner: segs[first[i]].Start, Gap: w.StartMS/1000 - prevEnd}
+		prevEnd = w.EndMS / 1000
 	}
 	if span, ok := listen.AudibleSpan(pcm, api.SampleRate); ok && len(out) > 0 {
 		out[0].Onset = float64(span.Start) / api.SampleRate
@@ -182,7 +191,7 @@ func judge(ctx context.Context, client *http.Client, rec *listen.Recognizer, dic
 
 // summary is one row of the table for voice.
 func summary(voice string, sentences int, recs []record) string {
-	var abs, signed, oursOnset, judgeOnset []float64
+	var abs, signed, oursOnset, judgeOnset, running, paused []float64
 	for _, r := range recs {
 		d := (r.Kokoro - r.Aligner) * 1000
 		abs, signed = append(abs, math.Abs(d)), append(signed, d)
@@ -190,9 +199,15 @@ func summary(voice string, sentences int, recs []record) string {
 			oursOnset = append(oursOnset, (r.Kokoro-r.Onset)*1000)
 			judgeOnset = append(judgeOnset, (r.Aligner-r.Onset)*1000)
 		}
+		if r.Gap >= pauseGap {
+			paused = append(paused, math.Abs(d))
+		} else {
+			running = append(running, math.Abs(d))
+		}
 	}
-	return fmt.Sprintf("| %s | %d | %d | %.0f ms | %.0f ms | %.0f ms | %+.0f ms | %+.0f ms, %+.0f ms |", voice, sentences, len(recs),
-		percentile(abs, 50), percentile(abs, 95), mean(abs), mean(signed), percentile(oursOnset, 50), percentile(judgeOnset, 50))
+	return fmt.Sprintf("| %s | %d | %d | %.0f ms | %.0f ms | %.0f ms | %+.0f ms | %+.0f ms, %+.0f ms | %d, %.0f ms, %.0f ms | %d, %.0f ms, %.0f ms |", voice, sentences, len(recs),
+		percentile(abs, 50), percentile(abs, 95), mean(abs), mean(signed), percentile(oursOnset, 50), percentile(judgeOnset, 50),
+		len(running), percentile(running, 50), percentile(running, 95), len(paused), percentile(paused, 50), percentile(paused, 95))
 }
 
 // percentile is the p-th percentile of xs by linear interpolation between closest ranks.

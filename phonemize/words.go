@@ -1,6 +1,7 @@
 package phonemize
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -25,8 +26,11 @@ func Silent(id int64) bool { return id >= vocab[';'] && id <= SpaceID }
 // A word runs from a piece that follows white space or punctuation to the next piece that
 // white space or punctuation follows (pieces written together, "$" "5.50" or "do" "n't", make
 // one word). A piece with no letter or digit (a comma, a dash, a closing quote) joins the word
-// it is written against: the one still open, else the next one when nothing separates them
-// (an opening quote), else the one before.
+// it is written against (unless it is read out, "❤"): the one still open, else the next one when nothing separates them
+// (an opening quote), else the one before. Pieces with no text at all join the word they are
+// part of (piece.of): the next piece that has text, for a phrase whose text its last word
+// carries, or the one before, for a word too long for one chunk. A word or phrase a chunk cut
+// divides is a word of both chunks, with its whole text in each.
 func chunkWords(ps []piece, n int) []Word {
 	var joined strings.Builder
 	for _, p := range ps {
@@ -47,15 +51,40 @@ func chunkWords(ps []piece, n int) []Word {
 
 	var words []Word
 	var text strings.Builder
-	open := false // words[len(words)-1] still takes pieces
-	at := 0       // ids of the pieces so far, untrimmed
+	open := false    // words[len(words)-1] still takes pieces
+	pending := false // it holds only pieces with no text of their own so far
+	at := 0          // ids of the pieces so far, untrimmed
 	for _, p := range ps {
 		from, to := clip(at), clip(at+p.ids)
 		at += p.ids
 		switch {
+		case p.text == "" && p.cont && len(words) > 0:
+			// The rest of a word too long for a chunk.
+			words[len(words)-1].End = to
+			continue
+		case p.text == "" && p.cont:
+			words = append(words, Word{Text: p.of, Start: from, End: to})
+			open, pending = false, false
+			continue
+		case p.text == "":
+			// A reading with no text of its own: a reader that cannot pair its words with
+			// the text's (Japanese, or espeak-ng's words where they differ in number) puts a
+			// phrase's text on its last word, so the words before it join that one. Where
+			// the chunk ends first, the part here is named by the phrase's text too.
+			if !pending {
+				words = append(words, Word{Text: p.of, Start: from})
+				text.Reset()
+				pending = true
+			}
+			words[len(words)-1].End = to
+			open = false
+			continue
+		case pending:
+			words[len(words)-1].End = to
+			pending = false
 		case open:
 			words[len(words)-1].End = to
-		case !hasWordRune(p.text) && p.cut != cutNone && len(words) > 0:
+		case !hasWordRune(p.text) && !spoken(p.ps) && p.cut != cutNone && len(words) > 0:
 			// Punctuation after a finished word, spaced apart from the next one.
 			w := &words[len(words)-1]
 			w.Text += strings.TrimSpace(p.text)
@@ -73,6 +102,12 @@ func chunkWords(ps []piece, n int) []Word {
 		}
 	}
 	return words
+}
+
+// spoken reports whether phonemes ps have a sound of speech: a symbol read out ("❤", "red
+// heart") is a word, where punctuation is a pause.
+func spoken(ps string) bool {
+	return slices.ContainsFunc(Tokenize(ps), func(id int64) bool { return !Silent(id) })
 }
 
 // hasWordRune reports whether s has a letter or a digit: a word, not only punctuation.

@@ -93,8 +93,8 @@ func fits(ws []api.Word) bool {
 }
 
 func endsSentence(w string) bool {
-	w = strings.TrimRight(w, `"'”’)]`)
-	return strings.HasSuffix(w, ".") || strings.HasSuffix(w, "!") || strings.HasSuffix(w, "?") || strings.HasSuffix(w, "…")
+	w = strings.TrimRight(w, `"'”’)]」』）`)
+	return w != "" && strings.ContainsRune(".!?…。！？", []rune(w)[utf8.RuneCountInString(w)-1])
 }
 
 // cue makes one caption of words: one line when it fits, else two broken at the space nearest

@@ -28,6 +28,7 @@ func TestCuesEndAtSentencesPausesAndLength(t *testing.T) {
 	}{
 		{"sentences", words("Hello there. How are you? Fine.", 50), []string{"Hello there.", "How are you?", "Fine."}},
 		{"quoted sentence end", words(`He said "stop." Then left.`, 50), []string{`He said "stop."`, "Then left."}},
+		{"full-width sentence ends", words("こんにちは、 お元気ですか。 はい！ 「そう。」 では", 50), []string{"こんにちは、 お元気ですか。", "はい！", "「そう。」", "では"}},
 		{"long pause", append(words("one two", 50), api.Word{Word: "three", Index: 2, StartMS: 2000, EndMS: 2300}), []string{"one two", "three"}},
 		{"two lines at most", words(long, 0)[:20], nil},
 	}

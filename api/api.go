@@ -12,6 +12,8 @@ const (
 	RouteOpenAIVoices = "/v1/audio/voices"
 	RouteOpenAIModels = "/v1/models" // and /v1/models/{id}
 	RouteMetrics      = "/metrics"
+	// RouteCaptionedSpeech is Kokoro-FastAPI's speech with word timestamps.
+	RouteCaptionedSpeech = "/dev/captioned_speech"
 )
 
 // Headers: the request id both ways, and the three a complete (stream:false) WAV carries.
@@ -76,6 +78,12 @@ type InvocationRequest struct {
 	Lang             string   `json:"lang,omitempty"`
 	RequestID        string   `json:"request_id,omitempty"`
 	RequestTimestamp *float64 `json:"request_timestamp,omitempty"`
+	// Timestamps answers newline-delimited JSON events that carry the audio with its words'
+	// times (InvocationEvent), or with "stream": false one InvocationTimed.
+	Timestamps bool `json:"timestamps,omitempty"`
+	// Captions ("srt" or "vtt") adds the whole text's captions to the timed answer's end; it
+	// implies Timestamps.
+	Captions string `json:"captions,omitempty"`
 }
 
 // SpeechRequest is the body of the OpenAI-compatible POST /v1/audio/speech.
@@ -151,6 +159,7 @@ const (
 	WSTypeCancel            = "cancel"
 	WSTypeClose             = "close"
 	WSTypeSynthesisStart    = "synthesis_start"
+	WSTypeAudio             = "audio" // with timestamps: the words of the binary frame that follows
 	WSTypeSynthesisComplete = "synthesis_complete"
 	WSTypeError             = "error"
 )
@@ -166,6 +175,9 @@ type WSClientMessage struct {
 	// is refused with unsupported_lang on both.
 	Lang      string `json:"lang,omitempty"`
 	RequestID string `json:"request_id,omitempty"`
+	// Timestamps, on an utterance's first message, puts an "audio" message naming the words
+	// of each binary frame before it.
+	Timestamps bool `json:"timestamps,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in
@@ -180,4 +192,11 @@ type WSServerMessage struct {
 	Cancelled      bool    `json:"cancelled,omitempty"`
 	QueueDepth     *int    `json:"queue_depth,omitempty"`
 	MaxQueueDepth  *int    `json:"max_queue_depth,omitempty"`
+	// An "audio" message: the next binary frame holds the utterance's samples [Offset,
+	// Offset+Samples), and Words lie in them (a word two frames share is named by both).
+	Offset  *int   `json:"offset,omitempty"`
+	Samples *int   `json:"samples,omitempty"`
+	Words   []Word `json:"words,omitempty"`
+	// Sent, on a cancelled synthesis_complete, is what had been sent of the utterance.
+	Sent *SentAudio `json:"sent,omitempty"`
 }

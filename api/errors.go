@@ -13,29 +13,31 @@ type ErrorResponse struct {
 // Error codes: the error field of an ErrorResponse and the code of a WebSocket error message.
 // Clients decide on these, never on the message text.
 const (
-	ErrQueueSaturated     = "queue_saturated"           // 503: the admission gate is full
-	ErrRequestStale       = "request_stale"             // 408: request_timestamp older than the limit
-	ErrNotReady           = "not_ready"                 // 503: the model is still loading
-	ErrShuttingDown       = "shutting_down"             // 503: the server is draining
-	ErrInvalidJSON        = "invalid_json"              // 400
-	ErrBodyTimeout        = "body_timeout"              // 408: the body did not arrive in time
-	ErrBodyTooLarge       = "body_too_large"            // 413
-	ErrEmptyText          = "empty_text"                // 400: nothing to speak
-	ErrTextTooLong        = "text_too_long"             // 413: over the configured character limit
-	ErrUnknownVoice       = "unknown_voice"             // 400; valid lists the voices
-	ErrInvalidSpeed       = "invalid_speed"             // 400: outside MinSpeed..MaxSpeed
-	ErrUnsupportedFormat  = "unsupported_format"        // 400; valid lists the formats
-	ErrUnsupportedLang    = "unsupported_lang"          // 400; valid lists the languages
-	ErrUnsupportedModel   = "unsupported_model"         // 400; valid lists the model names
-	ErrUnsupportedStream  = "unsupported_stream_format" // 400; valid lists the stream formats
-	ErrInvalidRequestID   = "invalid_request_id"        // 400: too long, or not visible ASCII
-	ErrInvalidTimestamp   = "invalid_request_timestamp" // 400: request_timestamp in the future
-	ErrUnknownMessageType = "unknown_message_type"      // 400: a WebSocket message of no known type
-	ErrDuplicateRequestID = "duplicate_request_id"      // WebSocket: the id is in use in the session
-	ErrMethodNotAllowed   = "method_not_allowed"        // 405
-	ErrNotFound           = "not_found"                 // 404
-	ErrWebSocketRequired  = "websocket_required"        // 400: a plain GET on the WebSocket route
-	ErrWebSocketHandshake = "websocket_handshake"       // the upgrade failed
-	ErrCancelled          = "cancelled"                 // 499 in logs: the client went away
-	ErrInternal           = "internal"                  // 500
+	ErrQueueSaturated     = "queue_saturated"            // 503: the admission gate is full
+	ErrRequestStale       = "request_stale"              // 408: request_timestamp older than the limit
+	ErrNotReady           = "not_ready"                  // 503: the model is still loading
+	ErrShuttingDown       = "shutting_down"              // 503: the server is draining
+	ErrInvalidJSON        = "invalid_json"               // 400
+	ErrBodyTimeout        = "body_timeout"               // 408: the body did not arrive in time
+	ErrBodyTooLarge       = "body_too_large"             // 413
+	ErrEmptyText          = "empty_text"                 // 400: nothing to speak
+	ErrTextTooLong        = "text_too_long"              // 413: over the configured character limit
+	ErrUnknownVoice       = "unknown_voice"              // 400; valid lists the voices
+	ErrInvalidSpeed       = "invalid_speed"              // 400: outside MinSpeed..MaxSpeed
+	ErrInvalidVolume      = "invalid_volume"             // 400: a volume_multiplier outside [0, 100]
+	ErrUnsupportedFormat  = "unsupported_format"         // 400; valid lists the formats
+	ErrUnsupportedLang    = "unsupported_lang"           // 400; valid lists the languages
+	ErrUnsupportedModel   = "unsupported_model"          // 400; valid lists the model names
+	ErrUnsupportedStream  = "unsupported_stream_format"  // 400; valid lists the stream formats
+	ErrUnsupportedCaption = "unsupported_caption_format" // 400; valid lists the caption formats
+	ErrInvalidRequestID   = "invalid_request_id"         // 400: too long, or not visible ASCII
+	ErrInvalidTimestamp   = "invalid_request_timestamp"  // 400: request_timestamp in the future
+	ErrUnknownMessageType = "unknown_message_type"       // 400: a WebSocket message of no known type
+	ErrDuplicateRequestID = "duplicate_request_id"       // WebSocket: the id is in use in the session
+	ErrMethodNotAllowed   = "method_not_allowed"         // 405
+	ErrNotFound           = "not_found"                  // 404
+	ErrWebSocketRequired  = "websocket_required"         // 400: a plain GET on the WebSocket route
+	ErrWebSocketHandshake = "websocket_handshake"        // the upgrade failed
+	ErrCancelled          = "cancelled"                  // 499 in logs: the client went away
+	ErrInternal           = "internal"                   // 500
 )

@@ -8,11 +8,12 @@ import "math"
 // through the model's low-level noise never leaves a step that clicks. A pcm with no audible
 // frame is returned as lead+tail samples of zeros. A lead or tail of Keep leaves that edge as
 // it is: an edge cut out of running speech, which must join the next piece without a pause.
-// The result is a new slice.
-func Reframe(pcm []float32, rate, lead, tail, fade int) []float32 {
+// The result is a new slice; from is the sample of pcm it starts at (negative where silence was
+// added before it), so that sample i of pcm is sample i-from of the result.
+func Reframe(pcm []float32, rate, lead, tail, fade int) (out []float32, from int) {
 	span, ok := AudibleSpan(pcm, rate)
 	if !ok && lead != Keep && tail != Keep {
-		return make([]float32, max(0, lead)+max(0, tail))
+		return make([]float32, max(0, lead)+max(0, tail)), -max(0, lead)
 	}
 	if !ok {
 		span = Span{Start: len(pcm) / 2, End: len(pcm) / 2}
@@ -24,14 +25,14 @@ func Reframe(pcm []float32, rate, lead, tail, fade int) []float32 {
 		tail = len(pcm) - span.End
 	}
 	lead, tail = max(0, lead), max(0, tail)
-	out := make([]float32, 0, lead+span.Len()+tail)
-	from := span.Start - lead // first source sample kept; negative = padded
+	out = make([]float32, 0, lead+span.Len()+tail)
+	from = span.Start - lead // first source sample kept; negative = padded
+	kept := max(from, 0)
 	if from < 0 {
 		out = append(out, make([]float32, -from)...)
-		from = 0
 	}
 	to := span.End + tail // one past the last source sample kept; beyond len = padded
-	out = append(out, pcm[from:min(to, len(pcm))]...)
+	out = append(out, pcm[kept:min(to, len(pcm))]...)
 	if to > len(pcm) {
 		out = append(out, make([]float32, to-len(pcm))...)
 	}
@@ -42,7 +43,7 @@ func Reframe(pcm []float32, rate, lead, tail, fade int) []float32 {
 	if to < len(pcm) {
 		rampOut(out[len(out)-min(fade, len(out)):])
 	}
-	return out
+	return out, from
 }
 
 // Keep, as Reframe's lead or tail, keeps that edge untouched.

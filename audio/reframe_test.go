@@ -21,9 +21,13 @@ func TestReframeCutsAndPadsToTheAskedSilence(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			lead, tail := c.lead*rate/1000, c.tail*rate/1000
-			out := Reframe(c.pcm, rate, lead, tail, 120)
+			out, from := Reframe(c.pcm, rate, lead, tail, 120)
 			if want := lead + len(speech) + tail; len(out) != want {
 				t.Fatalf("%.1f ms out, want %.1f", ms(len(out)), ms(want))
+			}
+			// The source's first sample of speech is the result's sample lead.
+			if want := c.hadLead*rate/1000 - lead; from != want {
+				t.Fatalf("starts at source sample %d, want %d", from, want)
 			}
 			span, ok := AudibleSpan(out, rate)
 			if !ok || span.Start != lead || span.End != lead+len(speech) {
@@ -54,7 +58,7 @@ func TestReframeCutsAndPadsToTheAskedSilence(t *testing.T) {
 func TestReframeFadesTheCutEdges(t *testing.T) {
 	t.Parallel()
 	pcm := cat(noise(200, -52, 7), tone(300, -20), noise(200, -52, 8))
-	out := Reframe(pcm, rate, 240, 240, 120)
+	out, _ := Reframe(pcm, rate, 240, 240, 120)
 	if math.Abs(float64(out[0])) > 1e-4 || math.Abs(float64(out[len(out)-1])) > 1e-4 {
 		t.Fatalf("edges %v … %v, want faded to ~0", out[0], out[len(out)-1])
 	}
@@ -67,7 +71,7 @@ func TestReframeFadesTheCutEdges(t *testing.T) {
 
 func TestReframeOfSilenceIsTheAskedSilence(t *testing.T) {
 	t.Parallel()
-	out := Reframe(noise(800, -70, 3), rate, 100, 200, 50)
+	out, _ := Reframe(noise(800, -70, 3), rate, 100, 200, 50)
 	if len(out) != 300 {
 		t.Fatalf("%d samples, want 300", len(out))
 	}

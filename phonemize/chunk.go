@@ -120,6 +120,8 @@ type Chunk struct {
 	// when a cut between two words bounds it, with the space between: Before ends and After
 	// starts with SpaceID. The model hears Before+IDs+After; the listener hears IDs.
 	Before, After []int64
+	// Words are the chunk's words as written, each with the ids of IDs that speak it.
+	Words []Word
 }
 
 // SpaceID is the vocabulary id of the space between two words.
@@ -226,6 +228,12 @@ type piece struct {
 	ps   string // phonemes with trailing whitespace
 	ids  int
 	cut  int // strength of a cut after this piece
+	// A piece with no text of its own is part of a word or phrase whose text another piece
+	// carries: of is that text, the word before's when cont (a part of a word too long for a
+	// chunk), else the next piece's that has text (a reader that puts a phrase's text on its
+	// last word).
+	of   string
+	cont bool
 }
 
 // Chunks phonemizes text and splits it into model-sized chunks: whole sentences packed up to
@@ -299,6 +307,14 @@ func (p *Phonemizer) cutter(text string, opt Options) (cutter, error) {
 		}
 		if len(pieces) > 0 {
 			pieces[len(pieces)-1].cut = cutPara
+		}
+	}
+	next := ""
+	for i := len(pieces) - 1; i >= 0; i-- {
+		if pieces[i].text != "" {
+			next = strings.TrimSpace(pieces[i].text)
+		} else {
+			pieces[i].of = next
 		}
 	}
 	k.pieces = splitOversized(pieces, k.first) // pathological words only; first <= maxIDs
@@ -662,18 +678,26 @@ func splitOversized(ps []piece, limit int) []piece {
 		}
 		var cur []rune
 		n := 0
-		text := p.text
+		part := piece{text: p.text, of: p.of}
 		for _, r := range p.ps {
 			if inVocab(r) {
 				if n == limit {
-					out = append(out, piece{text: text, ps: string(cur), ids: n, cut: cutInside})
-					text, cur, n = "", nil, 0
+					part.ps, part.ids, part.cut = string(cur), n, cutInside
+					out = append(out, part)
+					// The parts after the first continue its word (a phrase's part with no
+					// text still waits for the piece that names it).
+					part = piece{of: p.of, cont: p.text != ""}
+					if part.cont {
+						part.of = strings.TrimSpace(p.text)
+					}
+					cur, n = nil, 0
 				}
 				n++
 			}
 			cur = append(cur, r)
 		}
-		out = append(out, piece{text: text, ps: string(cur), ids: n, cut: p.cut})
+		part.ps, part.ids, part.cut = string(cur), n, p.cut
+		out = append(out, part)
 	}
 	return out
 }
@@ -686,6 +710,7 @@ func makeChunk(ps []piece) (Chunk, bool) {
 	}
 	c := Chunk{Text: strings.TrimSpace(text.String()), Phonemes: strings.TrimSpace(phon.String())}
 	c.IDs = Tokenize(c.Phonemes)
+	c.Words = chunkWords(ps, len(c.IDs))
 	if len(ps) > 0 {
 		c.Break = breakOf(ps[len(ps)-1].cut)
 	}

@@ -11,7 +11,9 @@
 # (fixed shapes: --slots 1 --threads 2, --slots 2 --threads 1), kokoro-old (the default before
 # the adaptive shape and the short first phrase: one 2-thread slot, a first chunk of up to 80
 # ids ending at punctuation only after 80, later chunks ramped 3×), kokoro-phrase, kokoro-word and
-# kokoro-auto (the defaults with --first-chunk-at phrase, word or auto), fastkokoro (0.7.0, its
+# kokoro-auto (the defaults with --first-chunk-at phrase, word or auto), kokoro-ts (the defaults,
+# asking for word timestamps), kokoro-ws and kokoro-ws-ts (the WebSocket protocol without and
+# with them), fastkokoro (0.7.0, its
 # /v1/audio/speech with stream true, its defaults) and kokoro-onnx (0.6.1 behind one lock,
 # scripts/peer_kokoro_onnx.py). The peers come from scripts/requirements-peers.txt in the
 # git-ignored .venv-peers, as scripts/listen_bench.sh builds it. Writes every artifact, the raw
@@ -103,6 +105,9 @@ run_rung() { # system n
     kokoro-old) args=(--self --slots 1 --threads 2 --first-chunk-min-ids 80 --first-chunk-max-ids 80 --chunk-ramp 3 --chunk-context off) ;;
     kokoro-phrase|kokoro-word|kokoro-auto) args=(--self --first-chunk-at "${1#kokoro-}") ;;
     kokoro-2x1) args=(--self --slots 2 --threads 1) ;;
+    kokoro-ts) args=(--self --word-timestamps) ;;
+    kokoro-ws) args=(--self --transport ws) ;;
+    kokoro-ws-ts) args=(--self --transport ws --word-timestamps) ;;
     fastkokoro) args=(--url http://127.0.0.1:18951 --transport openai --server-metrics off --model-name fastkokoro) ;;
     kokoro-onnx) args=(--url http://127.0.0.1:18952 --transport openai --server-metrics off --model-name kokoro-onnx) ;;
     *) log "unknown system $1"; exit 2 ;;

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
+	"github.com/kokoro-sm/kokoro/captions"
 	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -24,6 +25,8 @@ var (
 	errBadLang         = errors.New("unsupported lang")
 	errBadModel        = errors.New("unsupported model")
 	errBadStreamFormat = errors.New("unsupported stream_format")
+	errBadCaptions     = errors.New("unsupported caption format")
+	errBadVolume       = errors.New("invalid volume_multiplier")
 	errBadRequestID    = errors.New("invalid request_id")
 	errBadTimestamp    = errors.New("invalid request_timestamp")
 	errMethod          = errors.New("method not allowed")
@@ -86,6 +89,12 @@ func classify(err error) httpError {
 	case errors.Is(err, errBadStreamFormat):
 		h := e(http.StatusBadRequest, api.ErrUnsupportedStream, OutcomeClientError)
 		h.body.Valid = append([]string(nil), streamFormats...)
+		return h
+	case errors.Is(err, errBadVolume):
+		return e(http.StatusBadRequest, api.ErrInvalidVolume, OutcomeClientError)
+	case errors.Is(err, errBadCaptions):
+		h := e(http.StatusBadRequest, api.ErrUnsupportedCaption, OutcomeClientError)
+		h.body.Valid = append([]string(nil), captions.Formats...)
 		return h
 	case errors.Is(err, errBadRequestID):
 		return e(http.StatusBadRequest, api.ErrInvalidRequestID, OutcomeClientError)

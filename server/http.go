@@ -172,9 +172,12 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 		syn.id, syn.req.ID, syn.arrived = id, id, arrived
 
 		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes(), draining: s.draining.Load}
+		if syn.timed != nil {
+			out.clock = &wordClock{}
+		}
 		defer out.close()
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
-		var buf collector
+		buf := collector{clock: out.clock, volume: syn.volume}
 		emit := out.emit
 		if !syn.stream {
 			emit = buf.emit
@@ -288,6 +291,7 @@ type httpAudio struct {
 	enc          codec.Encoder
 	buf          []byte
 	event        []byte
+	clock        *wordClock // with syn.timed: the words sent so far
 }
 
 func (h *httpAudio) header(contentLength int) {
@@ -295,6 +299,10 @@ func (h *httpAudio) header(contentLength int) {
 	hd.Set("Content-Type", h.syn.format.ContentType)
 	if h.syn.sse {
 		hd.Set("Content-Type", "text/event-stream")
+		hd.Set("Cache-Control", "no-cache")
+	}
+	if h.syn.timed != nil {
+		hd.Set("Content-Type", h.syn.timed.contentType(contentLength < 0))
 		hd.Set("Cache-Control", "no-cache")
 	}
 	hd.Set(api.HeaderRequestID, h.syn.id)
@@ -318,11 +326,35 @@ func (h *httpAudio) emit(c tts.Chunk) error {
 		h.enc = enc
 		h.header(-1)
 	}
+	pcm := scaled(c.PCM, h.syn.volume)
 	var err error
-	if h.buf, err = h.enc.Write(h.buf[:0], c.PCM); err != nil {
+	if h.buf, err = h.enc.Write(h.buf[:0], pcm); err != nil {
 		return err
 	}
-	return h.write(c.PCM)
+	if h.clock != nil {
+		offset := h.clock.at
+		return h.writeTimed(pcm, offset, h.clock.add(c))
+	}
+	return h.write(pcm)
+}
+
+// writeTimed sends h.buf as one line of the route's timed framing, with the words in it.
+func (h *httpAudio) writeTimed(pcm []float32, offset int, words []api.Word) error {
+	if err := h.sendLine(h.syn.timed.piece(h.buf, offset, len(pcm), words)); err != nil {
+		return err
+	}
+	h.first.wrote(pcm, time.Now())
+	return nil
+}
+
+// sendLine sends v as one line of JSON.
+func (h *httpAudio) sendLine(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	h.event = append(append(h.event[:0], b...), '\n')
+	return h.send(h.event)
 }
 
 // finish sends the end of a stream: what the encoder still holds, and for server-sent events
@@ -334,6 +366,18 @@ func (h *httpAudio) finish() error {
 	var err error
 	if h.buf, err = h.enc.Finish(h.buf[:0]); err != nil {
 		return err
+	}
+	if h.clock != nil {
+		if len(h.buf) > 0 {
+			if err := h.writeTimed(nil, h.clock.at, nil); err != nil {
+				return err
+			}
+		}
+		end, err := h.syn.timed.end(h.clock.at, h.clock.words)
+		if err != nil || end == nil {
+			return err
+		}
+		return h.sendLine(end)
 	}
 	if err := h.write(nil); err != nil {
 		return err
@@ -395,6 +439,17 @@ func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
 	if h.buf, err = enc.Finish(h.buf); err != nil {
 		return err
 	}
+	if h.clock != nil {
+		v, err := h.syn.timed.whole(h.buf, len(pcm), h.clock.words)
+		if err != nil {
+			return err
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		h.buf = append(b, '\n')
+	}
 	hd := h.w.Header()
 	hd.Set(api.HeaderAudioDur, strconv.FormatFloat(st.AudioDuration.Seconds(), 'f', 3, 64))
 	hd.Set(api.HeaderInferenceMs, strconv.FormatFloat(ms(st.Elapsed), 'f', 1, 64))
@@ -412,10 +467,31 @@ func (h *httpAudio) close() {
 	}
 }
 
-// collector gathers a whole utterance for the non-streaming responses.
-type collector struct{ pcm []float32 }
+// collector gathers a whole utterance for the non-streaming responses, and its words when
+// clock is set.
+type collector struct {
+	pcm    []float32
+	clock  *wordClock
+	volume *float64
+}
 
 func (c *collector) emit(ch tts.Chunk) error {
-	c.pcm = append(c.pcm, ch.PCM...)
+	c.pcm = append(c.pcm, scaled(ch.PCM, c.volume)...)
+	if c.clock != nil {
+		c.clock.add(ch)
+	}
 	return nil
+}
+
+// scaled is pcm times volume (Kokoro-FastAPI's volume_multiplier), clipped to [-1, 1]; pcm
+// itself when volume is nil or 1.
+func scaled(pcm []float32, volume *float64) []float32 {
+	if volume == nil || *volume == 1 {
+		return pcm
+	}
+	out := make([]float32, len(pcm))
+	for i, v := range pcm {
+		out[i] = float32(min(max(float64(v)**volume, -1), 1))
+	}
+	return out
 }

@@ -2,12 +2,14 @@ package server
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -169,12 +171,13 @@ func TestParseClientMessage(t *testing.T) {
 
 func FuzzParseInvocation(f *testing.F) {
 	for _, s := range []string{`{"text":"hi"}`, `{"text":"hi","speed":1e308,"request_timestamp":-1e300}`,
-		`{"text":"x","format":"pcm","stream":false}`, `{`, `null`, `{"text":"\u0000"}`} {
+		`{"text":"x","format":"pcm","stream":false}`, `{`, `null`, `{"text":"\u0000"}`,
+		`{"text":"hi","timestamps":true,"captions":"vtt"}`, `{"input":"hi","lang_code":"a","volume_multiplier":1e309}`} {
 		f.Add([]byte(s))
 	}
 	e := checker(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, parse := range []func([]byte, limits) (*synthesis, error){parseInvocation, parseSpeech} {
+		for _, parse := range []func([]byte, limits) (*synthesis, error){parseInvocation, parseSpeech, parseCaptioned} {
 			s, err := decodeAndCheck(e, parse, b)
 			if err != nil {
 				if classify(err).status >= 500 {
@@ -193,6 +196,12 @@ func FuzzParseInvocation(f *testing.F) {
 			}
 			if checkRequestID(s.id) != nil {
 				t.Fatalf("accepted request id %q", s.id)
+			}
+			if v := s.volume; v != nil && !(*v >= 0 && *v <= maxVolume) {
+				t.Fatalf("accepted volume %v", *v)
+			}
+			if s.req.Lang != "" && !slices.Contains(phonemize.LangCodes(), s.req.Lang) {
+				t.Fatalf("accepted lang %q", s.req.Lang)
 			}
 		}
 	})

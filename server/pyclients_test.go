@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,6 +148,36 @@ func TestPythonWebSocketSession(t *testing.T) {
 	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 30*time.Millisecond })
 	h.waitReady()
 	runPython(t, h, "ws_client.py", "session", nil)
+}
+
+// Word timestamps through Python websockets: an audio message names the words of each binary
+// frame before it; a cancel after the first sentence reports the samples sent, which the
+// client counts in the bytes it received, the last word sent whole and the word cut. The model
+// holds every chunk after the first until the test ends, so the cancel always lands
+// mid-utterance.
+func TestPythonWebSocketTimestamps(t *testing.T) {
+	t.Parallel()
+	hold := make(chan struct{})
+	var release sync.Once
+	t.Cleanup(func() { release.Do(func() { close(hold) }) })
+	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.hold, s.holdAfter = 1, hold, 1 })
+	h.waitReady()
+	runPython(t, h, "ws_client.py", "timestamps", func() { release.Do(func() { close(hold) }) })
+}
+
+// Kokoro-FastAPI's documented /dev/captioned_speech usage through requests, streamed and not:
+// its fields answered, its mp3 decoded here.
+func TestPythonCaptionedSpeech(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withAllVoices)
+	h.waitReady()
+	_, out := runPython(t, h, "captioned.py", "readme", nil)
+	want := wantSamples("Hello world! How are you?")
+	for _, file := range []string{"whole.mp3", "streamed.mp3"} {
+		if n := len(codectest.Decode(t, "mp3", readOut(t, out, file))); n < want || n > want+3*1152 {
+			t.Errorf("%s: %d samples, want %d", file, n, want)
+		}
+	}
 }
 
 // Item 6 through Python websockets: streaming past MAX_TEXT_CHARS.

@@ -43,13 +43,17 @@ const (
 // synthesis is one decoded request, whichever route it came in on; checkSynthesis turns its
 // fields into req before it is admitted.
 type synthesis struct {
-	route   string // metrics label
-	id      string
-	fields  fields // as the client sent them; checkSynthesis turns them into req
-	req     tts.Request
-	format  codec.Format
-	stream  bool
-	sse     bool // answer as server-sent events (stream_format "sse")
+	route  string // metrics label
+	id     string
+	fields fields // as the client sent them; checkSynthesis turns them into req
+	req    tts.Request
+	format codec.Format
+	stream bool
+	sse    bool // answer as server-sent events (stream_format "sse")
+	// timed answers the audio with its words' times as JSON, in the route's framing; nil for
+	// audio alone.
+	timed   framing
+	volume  *float64 // scales the samples; nil = as synthesized
 	arrived time.Time
 }
 
@@ -194,6 +198,13 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 		return nil, err
 	}
 	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang}
+	capt, err := checkCaptions(in.Captions)
+	if err != nil {
+		return nil, err
+	}
+	if in.Timestamps || capt != "" {
+		s.timed = invocationFraming{format: s.format.Name, captions: capt}
+	}
 	return s, nil
 }
 

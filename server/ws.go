@@ -231,7 +231,9 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	}
 	req.ID, req.Text = id, ""
 	syn := &synthesis{route: labelBidi, id: id, req: req, stream: true, arrived: time.Now()}
-	return newUtterance(ss.ctx, syn, release, streamed), nil
+	u := newUtterance(ss.ctx, syn, release, streamed)
+	u.timestamps = m.Timestamps
+	return u, nil
 }
 
 // enqueue queues an admitted utterance for the speaker; a session with maxPending utterances

@@ -161,6 +161,15 @@ func TestWebSocketCancelStopsOneUtteranceMidway(t *testing.T) {
 	if tr.pcm["long"] >= 2*wantSamples(long) {
 		t.Errorf("cancelled utterance sent all its audio (%d bytes)", tr.pcm["long"])
 	}
+	// Without timestamps asked for: no audio messages, and still the report of what was sent,
+	// in the bytes received, the words sent whole and the next one.
+	if tr.find(api.WSTypeAudio, "long") != nil {
+		t.Error("audio messages sent to a client that did not ask for timestamps")
+	}
+	if s := m.Sent; s == nil || 2*s.Samples != tr.pcm["long"] || s.Words == 0 || s.LastWord == nil || s.LastWord.End > s.Samples ||
+		s.LastWord.Index != s.Words-1 || s.CutWord == nil || s.CutWord.Index != s.Words || s.CutWord.Word != strings.Fields(long)[s.Words] {
+		t.Errorf("sent report %+v after %d bytes", m.Sent, tr.pcm["long"])
+	}
 	if n := tr.find(api.WSTypeSynthesisComplete, "next"); n == nil || n.Cancelled || tr.pcm["next"] != 2*wantSamples("After the barge in.") {
 		t.Errorf("the utterance after the cancel: %+v with %d bytes", n, tr.pcm["next"])
 	}
@@ -187,6 +196,9 @@ func TestWebSocketCancelWithoutIDStopsEverything(t *testing.T) {
 	}
 	if tr.pcm["b"] != 0 {
 		t.Errorf("queued utterance b sent %d bytes after a cancel-all", tr.pcm["b"])
+	}
+	if s := tr.find(api.WSTypeSynthesisComplete, "b").Sent; s == nil || s.Samples != 0 || s.Words != 0 || s.LastWord != nil {
+		t.Errorf("queued utterance b reports %+v sent", s)
 	}
 	eventually(t, waitLimit, "idle", idle(h))
 }

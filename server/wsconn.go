@@ -50,22 +50,29 @@ func (w *wsConn) sendJSON(m api.WSServerMessage) error {
 	return w.c.WriteJSON(m)
 }
 
-// sendAudio writes PCM as binary frames of at most maxFrame bytes. A client listening to a long
-// utterance is not idle, so every frame restarts the idle timer.
-func (w *wsConn) sendAudio(pcm []byte) error {
+// sendAudio writes PCM16 as binary frames of at most maxFrame bytes. A client listening to a
+// long utterance is not idle, so every frame restarts the idle timer. With head, each frame
+// follows the control message head makes for its samples [from, to) of pcm, and nothing else
+// is written between the two.
+func (w *wsConn) sendAudio(pcm []byte, head func(from, to int) api.WSServerMessage) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	if w.closing {
 		return fmt.Errorf("%w: %v", errClientWrite, errClosing)
 	}
-	for len(pcm) > 0 {
-		n := min(len(pcm), maxFrame)
+	for at := 0; at < len(pcm); {
+		n := min(len(pcm)-at, maxFrame)
 		_ = w.c.SetWriteDeadline(time.Now().Add(w.writeTimeout))
-		if err := w.c.WriteMessage(websocket.BinaryMessage, pcm[:n]); err != nil {
+		if head != nil {
+			if err := w.c.WriteJSON(head(at/2, (at+n)/2)); err != nil {
+				return fmt.Errorf("%w: %v", errClientWrite, err)
+			}
+		}
+		if err := w.c.WriteMessage(websocket.BinaryMessage, pcm[at:at+n]); err != nil {
 			return fmt.Errorf("%w: %v", errClientWrite, err)
 		}
 		w.timer.touch()
-		pcm = pcm[n:]
+		at += n
 	}
 	return nil
 }

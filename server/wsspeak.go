@@ -42,8 +42,9 @@ func (ss *session) speakOne(u *utterance) {
 		ss.cancel()
 		return
 	}
+	clock := &wordClock{} // the audio and words sent
 	if u.ctx.Err() != nil {
-		ss.complete(u, tts.Stats{}, nil, u.ctx.Err())
+		ss.complete(u, tts.Stats{}, nil, clock.sent(""), u.ctx.Err())
 		return
 	}
 	var (
@@ -53,7 +54,16 @@ func (ss *session) speakOne(u *utterance) {
 	)
 	emit := func(c tts.Chunk) error {
 		frame = audio.AppendPCM16(frame[:0], c.PCM)
-		if err := ss.conn.sendAudio(frame); err != nil {
+		offset := clock.at
+		words := clock.add(c)
+		var head func(from, to int) api.WSServerMessage
+		if u.timestamps {
+			head = func(from, to int) api.WSServerMessage {
+				at, n := offset+from, to-from
+				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n, Words: within(words, at, at+n)}
+			}
+		}
+		if err := ss.conn.sendAudio(frame, head); err != nil {
 			ss.cancel() // a dead connection ends the session, not only this utterance
 			return err
 		}
@@ -81,7 +91,7 @@ func (ss *session) speakOne(u *utterance) {
 		}
 		if err != nil {
 			total.Elapsed = time.Since(u.syn.arrived)
-			ss.complete(u, total, first, err)
+			ss.complete(u, total, first, clock.sent(st.NextWord), err)
 			return
 		}
 		spoke = true
@@ -91,11 +101,12 @@ func (ss *session) speakOne(u *utterance) {
 	if err == nil && !spoke {
 		err = fmt.Errorf("%w: nothing to speak in request %q", tts.ErrEmptyText, u.id())
 	}
-	ss.complete(u, total, first, err)
+	ss.complete(u, total, first, clock.sent(""), err)
 }
 
-// complete tells the client how an utterance ended and records it.
-func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, err error) {
+// complete tells the client how an utterance ended and records it; sent is what it was sent,
+// reported when a cancel stopped it.
+func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, sent *api.SentAudio, err error) {
 	err = u.cause(err)
 	cut := ss.drainCut()
 	if err != nil && cut {
@@ -114,10 +125,14 @@ func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, err e
 	case ss.ctx.Err() != nil && !cut:
 		// The client is gone or the connection failed: nobody to tell.
 	case err == nil, h.outcome == OutcomeCancelled:
-		_ = ss.conn.sendJSON(api.WSServerMessage{
+		m := api.WSServerMessage{
 			Type: api.WSTypeSynthesisComplete, RequestID: u.id(), Cancelled: err != nil,
 			TotalDurationS: st.AudioDuration.Seconds(), ElapsedS: time.Since(u.syn.arrived).Seconds(),
-		})
+		}
+		if m.Cancelled {
+			m.Sent = sent
+		}
+		_ = ss.conn.sendJSON(m)
 	default:
 		ss.sendError(u.id(), err)
 	}

@@ -15,6 +15,8 @@ type utterance struct {
 	cancel   context.CancelFunc
 	release  func() // gives back the admission slot; safe to call more than once
 	streamed bool   // text arrives in pieces ({"type":"text"})
+	// timestamps puts an "audio" message naming its words before each binary frame.
+	timestamps bool
 
 	mu     sync.Mutex
 	segs   []string

@@ -134,18 +134,23 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 			if !e.sched.cancel(next) {
 				<-next.done // a slot is running it; it ends when ctx's cancellation reaches the model
 			}
-			st.Elapsed = time.Since(start)
+			st.Elapsed, st.NextWord = time.Since(start), firstWord(chunks[i])
 			return st, ctx.Err()
 		}
 		if r.err != nil {
-			st.Elapsed = time.Since(start)
+			st.Elapsed, st.NextWord = time.Since(start), firstWord(chunks[i])
 			if ctx.Err() != nil {
 				return st, ctx.Err()
 			}
 			return st, fmt.Errorf("synthesize chunk %d: %w", i, r.err)
 		}
+		pcm, from := reframe(r.pcm, joinAfter(chunks, i), i == 0 && req.Resumes, len(chunks[i].Before) > 0, len(chunks[i].After) > 0)
+		bounds, lead := r.bounds, samples(SoundLead)
+		if bounds == nil {
+			bounds, lead = spreadBounds(r.pcm, len(chunks[i].IDs)), 0
+		}
 		c := Chunk{
-			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: reframe(r.pcm, joinAfter(chunks, i), i == 0 && req.Resumes, len(chunks[i].Before) > 0, len(chunks[i].After) > 0),
+			Index: i, Text: chunks[i].Text, Phonemes: chunks[i].Phonemes, PCM: pcm, Words: placeWords(chunks[i], bounds, from, len(pcm), lead),
 			ModelTime: r.modelTime, QueueWait: r.queueWait, Slot: r.slot, Final: i == len(chunks)-1,
 		}
 		e.sched.played(len(chunks[i].IDs), float32(speed), c.Duration())
@@ -167,7 +172,7 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 			if i+1 < len(chunks) && !e.sched.cancel(next) {
 				<-next.done
 			}
-			st.Elapsed = time.Since(start)
+			st.Elapsed, st.NextWord = time.Since(start), firstWord(chunks[i])
 			return st, err
 		}
 	}

@@ -63,7 +63,8 @@ func JoinPause(b phonemize.Break) time.Duration {
 //
 // A side cut out of running speech (cutContext: keepHead after a context cut before the chunk,
 // keepTail before one after it) is kept as it is, so the two sides join without a pause.
-func reframe(pcm []float32, end phonemize.Break, resumes, keepHead, keepTail bool) []float32 {
+// from is the sample of pcm the result starts at (audio.Reframe).
+func reframe(pcm []float32, end phonemize.Break, resumes, keepHead, keepTail bool) (out []float32, from int) {
 	lead, tail := JoinLead, EndTail
 	if resumes {
 		lead = JoinPause(phonemize.BreakSentence) - EndTail
@@ -96,13 +97,14 @@ const contextWindow = 2500 * time.Microsecond
 // cutContext keeps the audio of a chunk run with context: spans are the samples of each padded
 // id (a pad, before context ids, the chunk's own, after context ids, a pad). A side with
 // context is cut inside the space that ends or starts it, at its quietest point, and faded
-// over a window there; the listener hears the chunk's own words, spoken mid-sentence.
-func cutContext(pcm []float32, spans []int, before, after int) []float32 {
+// over a window there; the listener hears the chunk's own words, spoken mid-sentence. from is
+// the sample of pcm the result starts at.
+func cutContext(pcm []float32, spans []int, before, after int) (out []float32, from int) {
 	starts := make([]int, len(spans)+1)
 	for i, n := range spans {
 		starts[i+1] = starts[i] + n
 	}
-	from, to := 0, len(pcm)
+	to := len(pcm)
 	win := samples(contextWindow)
 	if before > 0 && before < len(spans) {
 		from = audio.QuietestCut(pcm, starts[before], starts[before+1], win)
@@ -110,14 +112,14 @@ func cutContext(pcm []float32, spans []int, before, after int) []float32 {
 	if sp := len(spans) - 1 - after; after > 0 && sp > 0 {
 		to = max(from, audio.QuietestCut(pcm, starts[sp], starts[sp+1], win))
 	}
-	out := append([]float32(nil), pcm[from:to]...)
+	out = append([]float32(nil), pcm[from:to]...)
 	if before > 0 {
 		audio.FadeIn(out, win)
 	}
 	if after > 0 {
 		audio.FadeOut(out, win)
 	}
-	return out
+	return out, from
 }
 
 func samples(d time.Duration) int { return int(d * api.SampleRate / time.Second) }

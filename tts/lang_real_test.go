@@ -41,7 +41,7 @@ func loadLangSpeak(t *testing.T) []langSpeakCase {
 // TestRealModelSpeaksEachLanguage speaks one sentence in each language with one of its voices,
 // chosen by the voice alone and by lang over an English voice, and checks that the model was
 // given the reference's token ids (its phonemes through the vocabulary, the chunks joined by
-// a space) and that what came out is speech-long and audible.
+// a space), that what came out is speech-long and audible, and that its words are timed.
 func TestRealModelSpeaksEachLanguage(t *testing.T) {
 	e := realEngine(t, 1, 2)
 	for _, c := range loadLangSpeak(t) {
@@ -49,12 +49,27 @@ func TestRealModelSpeaksEachLanguage(t *testing.T) {
 		for _, req := range []tts.Request{{Text: c.text, Voice: c.voice}, {Text: c.text, Voice: "af_heart", Lang: c.lang}} {
 			var ids []int64
 			var pcm []float32
+			var words, last string
 			st, err := e.Stream(context.Background(), req, func(ch tts.Chunk) error {
 				if len(ids) > 0 {
 					ids = append(ids, phonemize.SpaceID)
 				}
 				ids = append(ids, phonemize.Tokenize(ch.Phonemes)...)
 				pcm = append(pcm, ch.PCM...)
+				end := 0
+				for k, w := range ch.Words {
+					if w.Text == "" || w.Start < end || w.End <= w.Start || w.End > len(ch.PCM) {
+						t.Errorf("%s %s: chunk %d word %+v after sample %d of %d", c.lang, req.Voice, ch.Index, w, end, len(ch.PCM))
+					}
+					end = w.End
+					if k == 0 && w.Text == last {
+						continue // a phrase a chunk cut, named in both
+					}
+					words += w.Text
+				}
+				if n := len(ch.Words); n > 0 {
+					last = ch.Words[n-1].Text
+				}
 				return nil
 			})
 			if err != nil {
@@ -62,6 +77,14 @@ func TestRealModelSpeaksEachLanguage(t *testing.T) {
 			}
 			if !slices.Equal(ids, want) {
 				t.Errorf("%s %s: ids\n  %v\nwant the reference's\n  %v", c.lang, req.Voice, ids, want)
+			}
+			// Every language's words are timed, in order, and between them they are the text
+			// (Mandarin's with its punctuation written as the reader writes it).
+			if want := strings.Join(strings.Fields(c.text), ""); c.lang != "zh" && strings.Join(strings.Fields(words), "") != want {
+				t.Errorf("%s %s: timed words %q, want the text %q", c.lang, req.Voice, words, want)
+			}
+			if c.lang == "zh" && len([]rune(words)) != len([]rune(c.text)) {
+				t.Errorf("%s %s: timed words %q for the text %q", c.lang, req.Voice, words, c.text)
 			}
 			sec := st.AudioDuration.Seconds()
 			if rms, _ := levels(pcm); rms < 0.02 || sec < 1.5 || sec > 8 {

@@ -3,11 +3,13 @@ package tts
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/model"
 )
 
 // job is one chunk waiting for, or running on, a model slot.
@@ -29,6 +31,7 @@ type job struct {
 
 type result struct {
 	pcm       []float32
+	bounds    idBounds // where the job's own ids lie in pcm; nil when the synthesizer cannot say
 	modelTime time.Duration
 	queueWait time.Duration
 	slot      int
@@ -285,8 +288,8 @@ func (s *scheduler) worker(slot int) {
 			r = result{err: err, slot: slot}
 		} else {
 			start := time.Now()
-			pcm, err := s.synthesize(j, slot)
-			r = result{pcm: pcm, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
+			pcm, bounds, err := s.synthesize(j, slot)
+			r = result{pcm: pcm, bounds: bounds, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
 			if err == nil {
 				if s.observer != nil {
 					s.observer.ChunkDone(slot, r.modelTime, r.queueWait, time.Duration(len(pcm))*time.Second/api.SampleRate)
@@ -306,21 +309,31 @@ func (s *scheduler) worker(slot int) {
 	}
 }
 
-// synthesize runs j on slot and returns the audio of its own ids: with context, the model
-// hears the words across the cut and the audio is cut at the middle of the space between.
-func (s *scheduler) synthesize(j *job, slot int) ([]float32, error) {
-	if j.before == 0 && j.after == 0 {
-		return s.syn.Synthesize(j.ctx, slot, j.ids, j.style, j.speed)
-	}
+// synthesize runs j on slot and returns the audio of its own ids, and where each of them lies
+// in it when the synthesizer can say (Aligner; nil otherwise): with context, the model hears
+// the words across the cut and the audio is cut at the middle of the space between.
+func (s *scheduler) synthesize(j *job, slot int) ([]float32, idBounds, error) {
+	own := j.ids[j.before : len(j.ids)-j.after]
 	al, ok := s.syn.(Aligner)
 	if !ok || !al.Aligns() {
-		return s.syn.Synthesize(j.ctx, slot, j.ids[j.before:len(j.ids)-j.after], j.style, j.speed)
+		pcm, err := s.syn.Synthesize(j.ctx, slot, own, j.style, j.speed)
+		return pcm, nil, err
 	}
 	pcm, spans, err := al.SynthesizeAligned(j.ctx, slot, j.ids, j.style, j.speed)
-	if err != nil {
-		return nil, err
+	if errors.Is(err, model.ErrNoAlignment) && j.before == 0 && j.after == 0 {
+		// The durations of this run did not add up (Open's probe found that they do): its
+		// audio is still good, without its times.
+		pcm, err = s.syn.Synthesize(j.ctx, slot, own, j.style, j.speed)
+		return pcm, nil, err
 	}
-	return cutContext(pcm, spans, j.before, j.after), nil
+	if err != nil {
+		return nil, nil, err
+	}
+	from := 0
+	if j.before > 0 || j.after > 0 {
+		pcm, from = cutContext(pcm, spans, j.before, j.after)
+	}
+	return pcm, boundsFromSpans(spans, j.before, len(own), from), nil
 }
 
 // close lets running jobs finish, fails queued ones with ErrClosed and stops the workers.

@@ -56,6 +56,7 @@ type Chunk struct {
 	Text      string
 	Phonemes  string
 	PCM       []float32 // mono, api.SampleRate Hz, in [-1, 1]; silence reframed for its join (JoinPause)
+	Words     []Word    // the words it speaks, where they lie in PCM
 	ModelTime time.Duration
 	QueueWait time.Duration // from the chunk becoming runnable to a slot taking it
 	Slot      int
@@ -75,6 +76,10 @@ type Stats struct {
 	FirstChunkTime time.Duration // model time of the first chunk
 	TTFA           time.Duration // Stream call → first chunk handed to emit
 	Elapsed        time.Duration
+	// NextWord is the first word of the chunk the stream stopped at when it stopped early
+	// (cancelled, failed, or emit failed): the first word not spoken whole. "" when every
+	// chunk was emitted.
+	NextWord string
 }
 
 // Errors a transport maps to client errors.

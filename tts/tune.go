@@ -277,7 +277,8 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 				if err != nil && first == nil {
 					first = err
 				}
-				audio += time.Duration(len(reframe(pcm, phonemize.BreakEnd, false, false, false))) * time.Second / api.SampleRate
+				played, _ := reframe(pcm, phonemize.BreakEnd, false, false, false)
+				audio += time.Duration(len(played)) * time.Second / api.SampleRate
 				mu.Unlock()
 				if err != nil {
 					return

@@ -1,8 +1,10 @@
 package transport
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +23,9 @@ type HTTP struct {
 	// Timestamp, when set, returns the request_timestamp to send (unix seconds) so that the
 	// server's staleness check (408) is exercised; nil sends none.
 	Timestamp func() float64
+	// WordTimestamps asks for the audio with its words' times: newline-delimited JSON events
+	// (api.InvocationEvent) instead of the bare WAV stream.
+	WordTimestamps bool
 }
 
 // NewHTTP returns a transport for the server at baseURL (scheme and host, optionally a path
@@ -38,7 +43,7 @@ func openHTTP(o Options) (Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Timestamp = o.Timestamp
+	t.Timestamp, t.WordTimestamps = o.Timestamp, o.WordTimestamps
 	return t, nil
 }
 
@@ -69,12 +74,79 @@ func (c httpConn) Synthesize(ctx context.Context, req bench.Request, onAudio fun
 		ts := c.t.Timestamp()
 		body.RequestTimestamp = &ts
 	}
+	if c.t.WordTimestamps {
+		body.Timestamps = true
+		resp, err := c.t.post(ctx, body, "Accept", api.EventsContentType)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		return readEvents(resp.Body, onAudio)
+	}
 	resp, err := c.t.post(ctx, body, "Accept", "audio/wav")
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 	return readWAVStream(resp.Body, onAudio)
+}
+
+// readEvents reads a timed answer's events (newline-delimited JSON) and hands the audio of each
+// to onAudio as it arrives, without the WAV header; a stream without its done event was cut.
+func readEvents(r io.Reader, onAudio func([]byte)) error {
+	br := bufio.NewReaderSize(r, 64*1024)
+	var wav wavBody
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var ev api.InvocationEvent
+			if err := json.Unmarshal(line, &ev); err != nil {
+				return fmt.Errorf("decode event: %w", err)
+			}
+			switch ev.Type {
+			case api.EventDone:
+				if wav.got < len(wav.header) {
+					return fmt.Errorf("stream ended after %d bytes, inside the WAV header", wav.got)
+				}
+				return nil
+			case api.EventAudio:
+				b, err := base64.StdEncoding.DecodeString(ev.Audio)
+				if err != nil {
+					return fmt.Errorf("decode event audio: %w", err)
+				}
+				if err := wav.feed(b, onAudio); err != nil {
+					return err
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return errors.New("event stream ended without its done event")
+		}
+		if err != nil {
+			return fmt.Errorf("read event stream: %w", err)
+		}
+	}
+}
+
+// wavBody passes a streamed WAV's bytes on without its header, once the header is checked.
+type wavBody struct {
+	header [api.StreamingWAVHeader]byte
+	got    int
+}
+
+func (w *wavBody) feed(p []byte, onAudio func([]byte)) error {
+	if w.got < len(w.header) {
+		k := copy(w.header[w.got:], p)
+		w.got += k
+		p = p[k:]
+		if w.got == len(w.header) && (!bytes.Equal(w.header[0:4], []byte("RIFF")) || !bytes.Equal(w.header[8:12], []byte("WAVE"))) {
+			return errors.New("response is not a WAV stream")
+		}
+	}
+	if len(p) > 0 {
+		onAudio(p)
+	}
+	return nil
 }
 
 // readServerError turns a non-200 response into a *bench.ServerError, keeping the JSON error code
@@ -94,28 +166,18 @@ func readServerError(resp *http.Response) error {
 // readWAVStream reads a streamed WAV: a 44-byte RIFF header, then PCM16. Each read that yields
 // PCM bytes is one arrival.
 func readWAVStream(r io.Reader, onAudio func([]byte)) error {
-	var header [api.StreamingWAVHeader]byte
-	got := 0
+	var wav wavBody
 	buf := make([]byte, 32*1024)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			p := buf[:n]
-			if got < len(header) {
-				k := copy(header[got:], p)
-				got += k
-				p = p[k:]
-				if got == len(header) && (!bytes.Equal(header[0:4], []byte("RIFF")) || !bytes.Equal(header[8:12], []byte("WAVE"))) {
-					return errors.New("response is not a WAV stream")
-				}
-			}
-			if len(p) > 0 {
-				onAudio(p)
+			if err := wav.feed(buf[:n], onAudio); err != nil {
+				return err
 			}
 		}
 		if errors.Is(err, io.EOF) {
-			if got < len(header) {
-				return fmt.Errorf("stream ended after %d bytes, inside the WAV header", got)
+			if wav.got < len(wav.header) {
+				return fmt.Errorf("stream ended after %d bytes, inside the WAV header", wav.got)
 			}
 			return nil
 		}

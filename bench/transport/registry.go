@@ -24,6 +24,9 @@ type Options struct {
 	// Timestamp, when set, returns the request_timestamp to send with each request (unix
 	// seconds), so that the server's staleness check (408) applies; nil sends none (http).
 	Timestamp func() float64
+	// WordTimestamps asks for each word's time with the audio (http and ws), to measure what
+	// it costs.
+	WordTimestamps bool
 	// SageMaker holds the runtime calls of the sagemaker-* transports (sagemaker.go).
 	SageMaker *SageMaker
 }

@@ -22,6 +22,8 @@ import (
 type WS struct {
 	endpoint string
 	dialer   *websocket.Dialer
+	// WordTimestamps asks for an audio message naming the words before each binary frame.
+	WordTimestamps bool
 }
 
 // NewWS returns a transport for the server at baseURL; http(s) schemes are mapped to ws(s).
@@ -43,7 +45,14 @@ func NewWS(baseURL string) (*WS, error) {
 	return &WS{endpoint: u.String(), dialer: &d}, nil
 }
 
-func openWS(o Options) (Transport, error) { return NewWS(o.BaseURL) }
+func openWS(o Options) (Transport, error) {
+	t, err := NewWS(o.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	t.WordTimestamps = o.WordTimestamps
+	return t, nil
+}
 
 // Name implements bench.Transport.
 func (t *WS) Name() string { return artifact.TransportWS }
@@ -61,12 +70,13 @@ func (t *WS) Dial(ctx context.Context) (bench.Conn, error) {
 		}
 		return nil, fmt.Errorf("dial %s: %w", t.endpoint, err)
 	}
-	return &wsConn{c: c}, nil
+	return &wsConn{c: c, timestamps: t.WordTimestamps}, nil
 }
 
 type wsConn struct {
-	c         *websocket.Conn
-	closeOnce sync.Once
+	c          *websocket.Conn
+	timestamps bool
+	closeOnce  sync.Once
 }
 
 func (w *wsConn) Close() error {
@@ -86,7 +96,7 @@ func (w *wsConn) Synthesize(ctx context.Context, req bench.Request, onAudio func
 	stop := context.AfterFunc(ctx, func() { w.c.Close() })
 	defer stop()
 
-	msg := api.WSClientMessage{Text: req.Text, Voice: req.Voice, RequestID: req.ID}
+	msg := api.WSClientMessage{Text: req.Text, Voice: req.Voice, RequestID: req.ID, Timestamps: w.timestamps}
 	if req.Speed != 0 {
 		msg.Speed = &req.Speed
 	}
@@ -117,7 +127,7 @@ func (w *wsConn) Synthesize(ctx context.Context, req bench.Request, onAudio func
 			return fmt.Errorf("server message %q for request %q while waiting for %q", sm.Type, sm.RequestID, req.ID)
 		}
 		switch sm.Type {
-		case api.WSTypeSynthesisStart:
+		case api.WSTypeSynthesisStart, api.WSTypeAudio:
 		case api.WSTypeSynthesisComplete:
 			if sm.Cancelled {
 				return fmt.Errorf("server reported utterance %q cancelled", req.ID)

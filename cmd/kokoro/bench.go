@@ -49,6 +49,7 @@ type qmaxFlags struct {
 	voice                      string
 	speed                      float64
 	dryRun, self, timestamp    bool
+	wordTimestamps             bool
 	serverMetrics              string
 	requestTimeout             time.Duration
 	modelName, serverBuild     string
@@ -89,6 +90,7 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.StringVar(&f.out, "out", ".", "directory for the artifact, raw results and plot")
 	fl.StringVar(&f.serverMetrics, "server-metrics", "", "Prometheus endpoint whose kokoro_requests_in_flight gauge gives the server's view of concurrency per rung (default: <url>/metrics; off to disable)")
 	fl.BoolVar(&f.timestamp, "send-timestamp", false, "http: send request_timestamp so the server's staleness check (408) applies")
+	fl.BoolVar(&f.wordTimestamps, "word-timestamps", false, "http and ws: ask for each word's time with the audio (newline-delimited JSON events on http, an audio message before each frame on ws), to measure what they cost")
 	fl.DurationVar(&f.requestTimeout, "request-timeout", 65*time.Second, "longest a single request may take before it counts as a transport error")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the schedule and the wall-clock estimate; touch no network")
 	fl.BoolVar(&f.self, "self", false, "start the server in-process on a loopback port and measure it")
@@ -188,7 +190,7 @@ func runBenchQmax(cmd *cobra.Command, f qmaxFlags) error {
 	target.Host = benchTargetHost(baseURL)
 
 	var hooks bench.Hooks
-	topts := transport.Options{BaseURL: baseURL, MaxConns: cfg.Ladder[len(cfg.Ladder)-1]}
+	topts := transport.Options{BaseURL: baseURL, MaxConns: cfg.Ladder[len(cfg.Ladder)-1], WordTimestamps: f.wordTimestamps}
 	if f.timestamp {
 		topts.Timestamp = func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
 	}

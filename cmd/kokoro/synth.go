@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/captions"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
@@ -27,6 +29,7 @@ func newSynthCmd() *cobra.Command {
 		speed   float64
 		lang    string
 		out     string
+		capts   string
 		verbose bool
 	)
 	cmd := &cobra.Command{
@@ -75,7 +78,11 @@ func newSynthCmd() *cobra.Command {
 			if speed != 0 { // 0 has always meant the normal rate here
 				req.Speed = &speed
 			}
-			return synthesize(ctx, eng, req, out, verbose, cmd.ErrOrStderr())
+			format, err := captionFormat(capts)
+			if err != nil {
+				return err
+			}
+			return synthesize(ctx, eng, req, out, captionsOut{path: capts, format: format}, verbose, cmd.ErrOrStderr())
 		},
 	}
 	addEngineFlags(cmd, &ec)
@@ -86,22 +93,53 @@ func newSynthCmd() *cobra.Command {
 	f.Float64Var(&speed, "speed", 1, fmt.Sprintf("speaking rate, %.1f–%.1f", api.MinSpeed, api.MaxSpeed))
 	f.StringVar(&lang, "lang", "", "language: "+strings.Join(phonemize.LangCodes(), ", ")+" (default: from the voice)")
 	f.StringVarP(&out, "output", "o", "out.wav", "output WAV file (- for stdout)")
+	f.StringVar(&capts, "captions", "", "also write the text's captions, timed to the audio, to this file: SubRip for .srt, WebVTT for .vtt")
 	f.BoolVarP(&verbose, "verbose", "v", false, "print each chunk's phonemes and timing")
 	return cmd
 }
 
-func synthesize(ctx context.Context, eng *tts.Engine, req tts.Request, out string, verbose bool, log io.Writer) error {
+// captionsOut is where synth writes captions: none when path is "".
+type captionsOut struct{ path, format string }
+
+// captionFormat is the caption format a file name asks for by its extension.
+func captionFormat(path string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case path == "":
+		return "", nil
+	case ext == ".srt":
+		return captions.FormatSRT, nil
+	case ext == ".vtt":
+		return captions.FormatWebVTT, nil
+	}
+	return "", fmt.Errorf("%w: --captions %s: name a .srt or .vtt file", errUsage, path)
+}
+
+func synthesize(ctx context.Context, eng *tts.Engine, req tts.Request, out string, capt captionsOut, verbose bool, log io.Writer) error {
 	var pcm []float32
+	var words []api.Word
 	st, err := eng.Stream(ctx, req, func(c tts.Chunk) error {
 		if verbose {
 			fmt.Fprintf(log, "chunk %d: %.2fs audio in %.0f ms: %s\n  %s\n", c.Index, c.Duration().Seconds(),
 				float64(c.ModelTime.Microseconds())/1000, strings.TrimSpace(c.Text), c.Phonemes)
+		}
+		for _, w := range c.Words {
+			s, e := len(pcm)+w.Start, len(pcm)+w.End
+			words = append(words, api.Word{Word: w.Text, Index: len(words), Start: s, End: e, StartMS: api.SamplesMS(s), EndMS: api.SamplesMS(e)})
 		}
 		pcm = append(pcm, c.PCM...)
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if capt.path != "" {
+		text, err := captions.Write(capt.format, captions.Cues(words))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(capt.path, []byte(text), 0o644); err != nil {
+			return err
+		}
 	}
 	wav := audio.EncodeWAV(audio.Mono24k, pcm)
 	if out == "-" {

@@ -26,10 +26,15 @@ func runKokoro(t *testing.T, args ...string) (string, error) {
 func TestRealSynthWritesPlayableWAV(t *testing.T) {
 	a := testenv.RealModel(t)
 	wav := filepath.Join(t.TempDir(), "out.wav")
+	vtt := filepath.Join(t.TempDir(), "out.vtt")
 	out, err := runKokoro(t, "synth", "--text", "Hello there, this is a test.", "--voice", "am_adam",
-		"--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", wav)
+		"--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", wav, "--captions", vtt)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	// The captions: one cue for the sentence, from its first sound.
+	if c, err := os.ReadFile(vtt); err != nil || !strings.HasPrefix(string(c), "WEBVTT\n\n00:00:00.0") || !strings.Contains(string(c), "\nHello there, this is a test.\n") {
+		t.Errorf("captions %q (%v)", c, err)
 	}
 	b, err := os.ReadFile(wav)
 	if err != nil {
@@ -94,5 +99,17 @@ func TestVoicesListsInstalledPacks(t *testing.T) {
 		if !strings.Contains(out, w) {
 			t.Errorf("voices output lacks %q:\n%s", w, out)
 		}
+	}
+}
+
+func TestSynthCaptionsNeedAnSRTOrVTTFile(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{"": "", "a.srt": "srt", "B.VTT": "vtt"} {
+		if got, err := captionFormat(name); err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if _, err := captionFormat("a.txt"); err == nil {
+		t.Error("a .txt file was taken for captions")
 	}
 }

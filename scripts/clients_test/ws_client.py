@@ -123,4 +123,57 @@ def drain():
     ok("cut by the drain: error shutting_down, close 1001")
 
 
-{"session": session, "limit": limit, "utf8": utf8, "drain": drain}[SCENARIO]()
+def timestamps():
+    # Issue 30: the words of each frame before it, and after a barge-in what was sent.
+    text = "One two three. Four five six. Seven eight."
+    with connect(WS) as ws:
+        send(ws, text=text, request_id="t", timestamps=True)
+        m = json.loads(ws.recv(timeout=30))
+        assert m["type"] == "synthesis_start", m
+        received, words, head, cancelled = 0, {}, None, False
+        while True:
+            m = ws.recv(timeout=30)
+            if isinstance(m, bytes):
+                assert head is not None, "a binary frame without its audio message"
+                assert head["offset"] == received // 2 and head["samples"] == len(m) // 2, (head, received, len(m))
+                received += len(m)
+                head = None
+                if not cancelled:
+                    # The first sentence has arrived; the server holds the second back.
+                    send(ws, type="cancel", request_id="t")
+                    cancelled = True
+                continue
+            m = json.loads(m)
+            if m["type"] == "audio":
+                assert head is None, "two audio messages in a row"
+                head = m
+                for w in m.get("words", []):
+                    assert m["offset"] <= w["end"] and w["start"] < m["offset"] + m["samples"], (w, m)
+                    words[w["index"]] = w
+                continue
+            assert m["type"] == "synthesis_complete" and m["request_id"] == "t", m
+            break
+        assert m["cancelled"] is True, m
+        sent = m["sent"]
+        assert sent["samples"] == received // 2, (sent, received)
+        assert abs(sent["ms"] - received / 2 / 24.0) < 0.01, sent
+        got = [words[i]["word"] for i in sorted(words)]
+        assert got == text.split()[: len(got)] and sorted(words) == list(range(len(words))), got
+        last = sent["last_word"]
+        assert last == words[max(words)] and last["end"] <= sent["samples"], (last, sent)
+        assert sent["words"] == len(words), sent
+        cut = sent["cut_word"]
+        assert cut["index"] == last["index"] + 1 and cut["word"] == text.split()[cut["index"]], cut
+        ok(f"cancelled after {sent['ms']:.0f} ms sent, {received} bytes received: "
+           f"last word sent whole {last['word']!r} ({last['start_ms']:.0f}-{last['end_ms']:.0f} ms), cut at {cut['word']!r}")
+        # Without timestamps the protocol is as it was: no audio messages. (The server's model
+        # stops holding chunks back once the Go side reads READY.)
+        print("READY", flush=True)
+        sys.stdin.readline()
+        send(ws, text="Plain.", request_id="p")
+        msgs, audio = collect(ws, ended("p"))
+        assert kinds(msgs, "p") == ["synthesis_start", "synthesis_complete"] and audio["p"] > 0, msgs
+        ok("no timestamps asked: start, binary frames, complete")
+
+
+{"session": session, "limit": limit, "utf8": utf8, "drain": drain, "timestamps": timestamps}[SCENARIO]()

@@ -1,0 +1,53 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokoro-sm/kokoro/api"
+)
+
+// labelCaptioned is the metrics and log label of POST /dev/captioned_speech.
+const labelCaptioned = "captioned_speech"
+
+// maxVolume bounds volume_multiplier: past it every sample of speech is clipped.
+const maxVolume = 100
+
+// parseCaptioned decodes a POST /dev/captioned_speech body: Kokoro-FastAPI's request, with its
+// defaults (mp3, streamed, timestamps on) and OpenAI's speed range.
+func parseCaptioned(b []byte, _ limits) (*synthesis, error) {
+	var in api.CaptionedSpeechRequest
+	if err := decodeStrict(b, &in); err != nil {
+		return nil, err
+	}
+	if in.Model != "" && !knownModel(in.Model) {
+		return nil, fmt.Errorf("%w: %s; supported: %s", errBadModel, clip(in.Model), strings.Join(openAIModels, ", "))
+	}
+	s := &synthesis{route: labelCaptioned, stream: true}
+	if in.Stream != nil {
+		s.stream = *in.Stream
+	}
+	name := api.DefaultSpeechFormat
+	if in.ResponseFormat != "" {
+		name = in.ResponseFormat
+	}
+	var err error
+	if s.format, err = lookupFormat(name); err != nil {
+		return nil, err
+	}
+	speed, err := openAISpeed(in.Speed)
+	if err != nil {
+		return nil, err
+	}
+	if v := in.VolumeMultiplier; v != nil {
+		if !(*v >= 0 && *v <= maxVolume) {
+			return nil, fmt.Errorf("%w: %v is not in [0, %d]", errBadVolume, *v, maxVolume)
+		}
+		s.volume = v
+	}
+	s.timed = captionedFraming{mediaType: s.format.ContentType, timestamps: in.ReturnTimestamps == nil || *in.ReturnTimestamps}
+	// lang_code is the reference pipeline's one-letter code ("a", "j", …), which checkLang
+	// reads as it reads a language tag.
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, Lang: in.LangCode}
+	return s, nil
+}

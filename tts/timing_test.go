@@ -1,0 +1,238 @@
+package tts
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
+)
+
+// wordsPhonemizer speaks "one, two three four." in two chunks cut between "two" and "three",
+// with the words grouped as the real phonemizer groups them. Each id is its own sound, so the
+// audio says which id is playing (levelSynth).
+type wordsPhonemizer struct{}
+
+func (wordsPhonemizer) Chunks(_ string, o phonemize.Options) ([]phonemize.Chunk, error) {
+	sp, comma, stop := phonemize.SpaceID, int64(3), int64(4)
+	c := []phonemize.Chunk{
+		{Text: "one, two", IDs: []int64{30, 31, comma, sp, 40, 41, 42}, Break: phonemize.BreakWord,
+			Words: []phonemize.Word{{Text: "one,", Start: 0, End: 4}, {Text: "two", Start: 4, End: 7}}},
+		{Text: "three four.", IDs: []int64{50, sp, 60, 61, stop}, Break: phonemize.BreakEnd,
+			Words: []phonemize.Word{{Text: "three", Start: 0, End: 2}, {Text: "four.", Start: 2, End: 5}}},
+	}
+	if o.Context {
+		c[0].After = []int64{sp, 50}
+		c[1].Before = []int64{42, sp}
+	}
+	return c, nil
+}
+
+// levelSynth makes each padded id a block of constant level id/200 (silence for pads,
+// punctuation and spaces), of a length of its own over the speed: the pads 0.3 s, like the
+// model's lead and tail silence, the other ids 1000+10·id samples. With align it says where
+// each block lies.
+type levelSynth struct {
+	align bool
+	gate  chan struct{} // when set, every run after the first waits for it
+	runs  int
+}
+
+func (s *levelSynth) Slots() int   { return 1 }
+func (s *levelSynth) Aligns() bool { return s.align }
+
+func (s *levelSynth) Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error) {
+	pcm, _, err := s.run(ctx, ids, speed)
+	return pcm, err
+}
+
+func (s *levelSynth) SynthesizeAligned(ctx context.Context, _ int, ids []int64, _ []float32, speed float32) ([]float32, []int, error) {
+	return s.run(ctx, ids, speed)
+}
+
+func (s *levelSynth) run(ctx context.Context, ids []int64, speed float32) ([]float32, []int, error) {
+	if s.runs++; s.gate != nil && s.runs > 1 {
+		select {
+		case <-s.gate:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+	var pcm []float32
+	var spans []int
+	for _, id := range slices.Concat([]int64{0}, ids, []int64{0}) {
+		n := 1000 + 10*int(id)
+		if id == 0 {
+			n = api.SampleRate * 3 / 10
+		}
+		n = int(float32(n) / speed)
+		pcm = append(pcm, slices.Repeat([]float32{level(id)}, n)...)
+		spans = append(spans, n)
+	}
+	return pcm, spans, nil
+}
+
+func level(id int64) float32 {
+	if id == 0 || phonemize.Silent(id) {
+		return 0
+	}
+	return float32(id) / 200
+}
+
+// speak runs one request and returns its chunks.
+func speak(t *testing.T, e *Engine, req Request) []Chunk {
+	t.Helper()
+	var chunks []Chunk
+	if _, err := e.Stream(context.Background(), req, func(c Chunk) error {
+		chunks = append(chunks, c)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return chunks
+}
+
+// A word's times are sample-exact in the audio sent, whatever was cut around it: its first
+// sample is SoundLead before its first sound's first, its last its last sound's last, the
+// punctuation's pause after it not included; the model's lead and tail silence trimmed, context
+// cut away, at any speed.
+func TestWordTimesAreSampleExact(t *testing.T) {
+	t.Parallel()
+	// The sounds each word is made of.
+	sounds := map[string][]int64{"one,": {30, 31}, "two": {40, 41, 42}, "three": {50}, "four.": {60, 61}}
+	lead := samples(SoundLead)
+	for _, c := range []struct {
+		name    string
+		context model.Toggle
+		speed   float64
+	}{
+		{"context", model.ToggleOn, 1},
+		{"plain cut", model.ToggleOff, 1},
+		{"slow", model.ToggleOn, 0.5},
+		{"fast", model.ToggleOff, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := New(Config{ChunkContext: c.context}, wordsPhonemizer{}, &levelSynth{align: true}, fakeVoices{})
+			defer e.Close()
+			speed := c.speed
+			var got []string
+			for _, ch := range speak(t, e, Request{Text: "one, two three four.", Speed: &speed}) {
+				pcm, prevEnd := ch.PCM, 0
+				for _, w := range ch.Words {
+					got = append(got, w.Text)
+					s := sounds[w.Text]
+					first, last := level(s[0]), level(s[len(s)-1])
+					if w.Start < 0 || w.End >= len(pcm) || w.End <= w.Start {
+						t.Fatalf("%q at [%d,%d) of %d samples", w.Text, w.Start, w.End, len(pcm))
+					}
+					// It starts lead before its first sound's block, but not before the chunk
+					// or the word before it.
+					at := w.Start + slices.Index(pcm[w.Start:], first)
+					if at <= w.Start || pcm[at-1] == first || w.Start != max(at-lead, prevEnd) {
+						t.Errorf("%q starts at %d: want %d before the first sample of level %v at %d, not before %d", w.Text, w.Start, lead, first, at, prevEnd)
+					}
+					prevEnd = w.End
+					// (A context cut fades the last samples before it, so only silence tells.)
+					if pcm[w.End-1] == 0 || pcm[w.End] == last {
+						t.Errorf("%q ends at %d: sample %v before %v, want the last of level %v", w.Text, w.End, pcm[w.End-1], pcm[w.End], last)
+					}
+					// Speed is in the model's durations: the word lasts its sounds' samples at it.
+					want := 0
+					for _, id := range s {
+						want += int(float32(1000+10*int(id)) / float32(speed))
+					}
+					if n := w.End - at; n != want {
+						t.Errorf("%q lasts %d samples, want %d", w.Text, n, want)
+					}
+				}
+			}
+			if want := []string{"one,", "two", "three", "four."}; !slices.Equal(got, want) {
+				t.Errorf("words %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// A synthesizer that cannot say where its ids lie still gets every word, in order, inside the
+// chunk's speech.
+func TestWordTimesWithoutAlignment(t *testing.T) {
+	t.Parallel()
+	e := New(Config{}, wordsPhonemizer{}, &levelSynth{}, fakeVoices{})
+	defer e.Close()
+	var got []string
+	for _, ch := range speak(t, e, Request{Text: "one, two three four."}) {
+		at := 0
+		for _, w := range ch.Words {
+			got = append(got, w.Text)
+			if w.Start < at || w.End <= w.Start || w.End > len(ch.PCM) {
+				t.Errorf("%q at [%d,%d) after %d, of %d samples", w.Text, w.Start, w.End, at, len(ch.PCM))
+			}
+			at = w.End
+		}
+	}
+	if want := []string{"one,", "two", "three", "four."}; !slices.Equal(got, want) {
+		t.Errorf("words %q, want %q", got, want)
+	}
+}
+
+// wordlessPhonemizer is wordsPhonemizer without the words.
+type wordlessPhonemizer struct{}
+
+func (wordlessPhonemizer) Chunks(text string, o phonemize.Options) ([]phonemize.Chunk, error) {
+	c, err := wordsPhonemizer{}.Chunks(text, o)
+	for i := range c {
+		c[i].Words = nil
+	}
+	return c, err
+}
+
+// A phonemizer that does not group words gets its chunks' text read as words.
+func TestWordTimesOfChunksWithoutWords(t *testing.T) {
+	t.Parallel()
+	e := New(Config{}, wordlessPhonemizer{}, &levelSynth{align: true}, fakeVoices{})
+	defer e.Close()
+	var got []string
+	for _, ch := range speak(t, e, Request{Text: "one, two three four."}) {
+		for _, w := range ch.Words {
+			got = append(got, w.Text)
+		}
+	}
+	if want := []string{"one,", "two", "three", "four."}; !slices.Equal(got, want) {
+		t.Errorf("words %q, want %q", got, want)
+	}
+}
+
+// A stream stopped before its end names the first word it did not speak.
+func TestStatsNameTheFirstWordNotSpoken(t *testing.T) {
+	t.Parallel()
+	syn := &levelSynth{align: true, gate: make(chan struct{})}
+	e := New(Config{}, wordsPhonemizer{}, syn, fakeVoices{})
+	defer e.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := e.Stream(ctx, Request{Text: "one, two three four."}, func(c Chunk) error {
+		cancel() // the second chunk waits for the gate, which stays shut
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want cancelled", err)
+	}
+	if st.NextWord != "three" {
+		t.Errorf("next word %q, want three", st.NextWord)
+	}
+	close(syn.gate)
+	st, err = e.Stream(context.Background(), Request{Text: "one, two three four."}, func(c Chunk) error {
+		return errors.New("client gone")
+	})
+	if err == nil || st.NextWord != "one," {
+		t.Errorf("emit failed (%v): next word %q, want one,", err, st.NextWord)
+	}
+	st, err = e.Stream(context.Background(), Request{Text: "one, two three four."}, func(Chunk) error { return nil })
+	if err != nil || st.NextWord != "" {
+		t.Errorf("a whole stream (%v) names %q as not spoken", err, st.NextWord)
+	}
+}

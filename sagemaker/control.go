@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/kokoro-sm/kokoro/internal/ctxtime"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	aas "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
@@ -72,8 +70,6 @@ type Control struct {
 	Deadlines Deadlines
 	// Poll is how often waits re-read the endpoint; 0 means DefaultPoll.
 	Poll time.Duration
-	// Sleep waits between polls; nil sleeps on the wall clock (tests make it instant).
-	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // DefaultPoll is how often a wait re-reads the endpoint: SageMaker changes state on a scale
@@ -107,11 +103,4 @@ func (c *Control) poll() time.Duration {
 		return c.Poll
 	}
 	return DefaultPoll
-}
-
-func (c *Control) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
-	}
-	return ctxtime.Sleep(ctx, d)
 }

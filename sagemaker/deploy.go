@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
+
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 )
 
 // DeploySpec is an endpoint as `kokoro endpoint deploy` builds it: one model (the image and its
@@ -465,24 +467,25 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 
 func (c *Control) waitGone(ctx context.Context, endpoint string, timeout time.Duration, onProgress func(Progress)) error {
 	start := time.Now()
-	for {
-		info, err := c.endpointStatus(ctx, endpoint)
+	var info *EndpointInfo
+	err := ctxtime.PollUntil(ctx, c.poll(), start.Add(timeout), func() (bool, error) {
+		var err error
+		info, err = c.endpointStatus(ctx, endpoint)
 		if errors.Is(err, ErrNotFound) {
-			return nil
+			return true, nil
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		if onProgress != nil {
 			onProgress(Progress{Endpoint: endpoint, Status: info.Status, Elapsed: time.Since(start)})
 		}
-		if time.Since(start) >= timeout {
-			return fmt.Errorf("endpoint %s still %s after %v: run `kokoro endpoint delete %s` again later", endpoint, info.Status, timeout.Round(time.Second), endpoint)
-		}
-		if err := c.sleep(ctx, c.poll()); err != nil {
-			return err
-		}
+		return false, nil
+	})
+	if errors.Is(err, ctxtime.ErrDeadline) {
+		return fmt.Errorf("endpoint %s still %s after %v: run `kokoro endpoint delete %s` again later", endpoint, info.Status, timeout.Round(time.Second), endpoint)
 	}
+	return err
 }
 
 // deleteConfigAndModels deletes an endpoint config and the models its variants name.

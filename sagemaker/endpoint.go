@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/smithy-go"
+
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 )
 
 // DefaultVariant is the production variant name kokoro deploys and measures.
@@ -207,10 +209,15 @@ type Progress struct {
 // A Failed endpoint, or one still not InService when timeout passes, is an error.
 func (c *Control) WaitInService(ctx context.Context, endpoint string, timeout time.Duration, onProgress func(Progress)) (*EndpointInfo, error) {
 	start := time.Now()
-	for {
-		info, err := c.endpointStatus(ctx, endpoint)
-		if err != nil {
-			return nil, err
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = start.Add(timeout)
+	}
+	var info *EndpointInfo
+	err := ctxtime.PollUntil(ctx, c.poll(), deadline, func() (bool, error) {
+		var err error
+		if info, err = c.endpointStatus(ctx, endpoint); err != nil {
+			return false, err
 		}
 		p := Progress{Endpoint: endpoint, Status: info.Status, Elapsed: time.Since(start)}
 		if len(info.Variants) > 0 {
@@ -221,16 +228,15 @@ func (c *Control) WaitInService(ctx context.Context, endpoint string, timeout ti
 		}
 		switch info.Status {
 		case StatusInService:
-			return info, nil
+			return true, nil
 		case StatusFailed, StatusDeleting, "OutOfService":
-			return info, notInService(endpoint, info.Status, info.FailureReason)
+			return false, notInService(endpoint, info.Status, info.FailureReason)
 		}
-		if timeout > 0 && time.Since(start) >= timeout {
-			return info, &Error{Kind: ErrNotInService,
-				Msg: fmt.Sprintf("endpoint %s still %s after %v: it may yet succeed — watch it with `kokoro endpoint describe %s`", endpoint, info.Status, timeout.Round(time.Second), endpoint)}
-		}
-		if err := c.sleep(ctx, c.poll()); err != nil {
-			return info, err
-		}
+		return false, nil
+	})
+	if errors.Is(err, ctxtime.ErrDeadline) {
+		return info, &Error{Kind: ErrNotInService,
+			Msg: fmt.Sprintf("endpoint %s still %s after %v: it may yet succeed — watch it with `kokoro endpoint describe %s`", endpoint, info.Status, timeout.Round(time.Second), endpoint)}
 	}
+	return info, err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 
 	"github.com/kokoro-sm/kokoro/internal/ctxtime"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // DeploySpec is an endpoint as `kokoro endpoint deploy` builds it: one model (the image and its
@@ -194,7 +195,7 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 	}
 
 	current, err := c.endpointStatus(ctx, spec.Endpoint)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, awsconf.ErrNotFound) {
 		return nil, err
 	}
 	scaled := false
@@ -326,7 +327,7 @@ func (c *Control) ensureConfig(ctx context.Context, spec DeploySpec, name string
 func (c *Control) checkUpdatable(ctx context.Context, cur *EndpointInfo, spec DeploySpec) (scaled bool, err error) {
 	if cur.Status != StatusInService {
 		if cur.Status == StatusFailed {
-			return false, &Error{Kind: ErrNotInService, Msg: fmt.Sprintf("endpoint %s is Failed (%s): SageMaker cannot update a failed endpoint; `kokoro endpoint delete %s`, then deploy again", cur.Name, oneLine(cur.FailureReason), cur.Name)}
+			return false, &awsconf.Error{Kind: awsconf.ErrNotInService, Msg: fmt.Sprintf("endpoint %s is Failed (%s): SageMaker cannot update a failed endpoint; `kokoro endpoint delete %s`, then deploy again", cur.Name, awsconf.OneLine(cur.FailureReason), cur.Name)}
 		}
 		return false, notInService(cur.Name, cur.Status, cur.FailureReason)
 	}
@@ -416,7 +417,7 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 	}
 
 	cur, err := c.endpointStatus(ctx, endpoint)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, awsconf.ErrNotFound) {
 		return steps, err
 	}
 	if cur != nil {
@@ -471,7 +472,7 @@ func (c *Control) waitGone(ctx context.Context, endpoint string, timeout time.Du
 	err := ctxtime.PollUntil(ctx, c.poll(), start.Add(timeout), func() (bool, error) {
 		var err error
 		info, err = c.endpointStatus(ctx, endpoint)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, awsconf.ErrNotFound) {
 			return true, nil
 		}
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/kokoro-sm/kokoro/internal/ctxtime"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // DefaultVariant is the production variant name kokoro deploys and measures.
@@ -72,7 +73,9 @@ func isNotFound(err error) bool {
 	return errors.As(err, &api) && strings.HasPrefix(api.ErrorMessage(), "Could not find")
 }
 
-func (c *Control) explain(err error) error { return explain(err, c.Region, c.Where, c.Deadlines) }
+func (c *Control) explain(err error) error {
+	return awsconf.ExplainAt(err, c.Region, c.Where, c.Deadlines)
+}
 
 // endpointStatus reads the endpoint's status and instance counts (one DescribeEndpoint). A
 // missing endpoint is an *Error of kind ErrNotFound.
@@ -80,7 +83,7 @@ func (c *Control) endpointStatus(ctx context.Context, name string) (*EndpointInf
 	out, err := c.SageMaker.DescribeEndpoint(ctx, &sm.DescribeEndpointInput{EndpointName: aws.String(name)})
 	if err != nil {
 		if isNotFound(err) {
-			return nil, &Error{Kind: ErrNotFound, Err: err,
+			return nil, &awsconf.Error{Kind: awsconf.ErrNotFound, Err: err,
 				Msg: fmt.Sprintf("endpoint %s not found in region %s: check the name and --region (`aws sagemaker list-endpoints`)", name, c.Region)}
 		}
 		return nil, fmt.Errorf("describe endpoint %s: %w", name, c.explain(err))
@@ -193,7 +196,7 @@ func noVariant(info *EndpointInfo, variant string) error {
 		names[i] = v.Name
 	}
 	sort.Strings(names)
-	return &Error{Kind: ErrNotFound, Msg: fmt.Sprintf("endpoint %s has no variant %q; it has: %s (pass --variant)", info.Name, variant, strings.Join(names, ", "))}
+	return &awsconf.Error{Kind: awsconf.ErrNotFound, Msg: fmt.Sprintf("endpoint %s has no variant %q; it has: %s (pass --variant)", info.Name, variant, strings.Join(names, ", "))}
 }
 
 // Progress is one observation while waiting for an endpoint.
@@ -235,8 +238,22 @@ func (c *Control) WaitInService(ctx context.Context, endpoint string, timeout ti
 		return false, nil
 	})
 	if errors.Is(err, ctxtime.ErrDeadline) {
-		return info, &Error{Kind: ErrNotInService,
+		return info, &awsconf.Error{Kind: awsconf.ErrNotInService,
 			Msg: fmt.Sprintf("endpoint %s still %s after %v: it may yet succeed — watch it with `kokoro endpoint describe %s`", endpoint, info.Status, timeout.Round(time.Second), endpoint)}
 	}
 	return info, err
+}
+
+// notInService is the error for an endpoint that exists but cannot take the call now.
+func notInService(endpoint, status, reason string) error {
+	msg := fmt.Sprintf("endpoint %s is %s, not InService: ", endpoint, status)
+	switch status {
+	case "Failed":
+		msg += "it failed (" + awsconf.OneLine(reason) + "); fix the cause, then `kokoro endpoint deploy` again or delete it"
+	case "Creating", "Updating", "SystemUpdating", "RollingBack":
+		msg += "wait until `kokoro endpoint describe " + endpoint + "` shows InService, then retry"
+	default:
+		msg += "it cannot serve; `kokoro endpoint describe " + endpoint + "` shows why"
+	}
+	return &awsconf.Error{Kind: awsconf.ErrNotInService, Msg: msg}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 // sageMakerFlags select the endpoint the sagemaker-* transports measure.
@@ -45,8 +47,8 @@ func addSageMakerFlags(fl *pflag.FlagSet, f *sageMakerFlags) {
 }
 
 // deadlines are the AWS calls' deadlines from --aws-timeout.
-func (f sageMakerFlags) deadlines() sagemaker.Deadlines {
-	return sagemaker.Deadlines{Answer: f.timeout}
+func (f sageMakerFlags) deadlines() awsconf.Deadlines {
+	return awsconf.Deadlines{Answer: f.timeout}
 }
 
 // runtimeFlag names the flag the runtime's address came from, for messages.
@@ -65,17 +67,17 @@ func (f sageMakerFlags) open(ctx context.Context, name string, maxConns int) (*t
 	if f.endpoint == "" {
 		return nil, artifact.Target{}, nil, fmt.Errorf("transport %s needs --endpoint-name", name)
 	}
-	cfg, err := sagemaker.LoadConfig(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, Deadlines: f.deadlines()})
+	cfg, err := awsconf.LoadConfig(ctx, awsconf.Options{Region: f.region, Profile: f.profile, Deadlines: f.deadlines()})
 	if err != nil {
 		return nil, artifact.Target{}, nil, err
 	}
 	// Credentials are resolved now, as the control-plane commands do, so that a run without
 	// any fails before the preflight with the same line.
-	if err := sagemaker.CheckCredentials(ctx, cfg); err != nil {
+	if err := awsconf.CheckCredentials(ctx, cfg); err != nil {
 		return nil, artifact.Target{}, nil, err
 	}
-	o := sagemaker.RuntimeOptions{
-		Endpoint:     sagemaker.Endpoint{Name: f.endpoint, Variant: f.variant, TargetContainer: f.container},
+	o := smruntime.Options{
+		Endpoint:     smruntime.Endpoint{Name: f.endpoint, Variant: f.variant, TargetContainer: f.container},
 		EndpointURL:  f.runtimeAddress(),
 		EndpointFlag: f.runtimeFlag(),
 		MaxConns:     maxConns,
@@ -92,13 +94,13 @@ func (f sageMakerFlags) open(ctx context.Context, name string, maxConns int) (*t
 	closeFn := func() {}
 	switch name {
 	case artifact.TransportSageMakerStream:
-		c, err := sagemaker.NewStreamClient(cfg, o)
+		c, err := smruntime.NewStreamClient(cfg, o)
 		if err != nil {
 			return nil, target, nil, err
 		}
 		sm.InvokeStream = c.InvokeStream
 	case artifact.TransportSageMakerBidi:
-		c, err := sagemaker.NewBidiClient(cfg, o)
+		c, err := smruntime.NewBidiClient(cfg, o)
 		if err != nil {
 			return nil, target, nil, err
 		}
@@ -141,7 +143,7 @@ func (f sageMakerFlags) runtimeAddress() string {
 // endpoint does not report (an image named by tag, with no resolved digest) comes from
 // --image-digest.
 func (f sageMakerFlags) controlPlane(ctx context.Context, transportName, model string, log io.Writer) (bench.Hooks, artifact.Target, error) {
-	c, err := controlFor(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, EndpointURL: f.endpointURL, Deadlines: f.deadlines()})
+	c, err := controlFor(ctx, awsconf.Options{Region: f.region, Profile: f.profile, EndpointURL: f.endpointURL, Deadlines: f.deadlines()})
 	if err != nil {
 		return bench.Hooks{}, artifact.Target{}, err
 	}

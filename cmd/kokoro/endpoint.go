@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // awsFlags select the account, region and (for moto or the local emulator) the API address of
@@ -32,17 +33,17 @@ func (a *awsFlags) add(fl *pflag.FlagSet) {
 }
 
 // addAWSTimeoutFlag adds --aws-timeout, the deadline of every AWS call's answer (default:
-// KOKORO_AWS_TIMEOUT, else sagemaker.DefaultAnswerTimeout).
+// KOKORO_AWS_TIMEOUT, else awsconf.DefaultAnswerTimeout).
 func addAWSTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
-	def := sagemaker.DefaultAnswerTimeout
+	def := awsconf.DefaultAnswerTimeout
 	if v, err := time.ParseDuration(os.Getenv("KOKORO_AWS_TIMEOUT")); err == nil && v > 0 {
 		def = v
 	}
 	fl.DurationVar(d, "aws-timeout", def, "longest wait for an AWS call's answer (and 1.5× that for the bench's preflight); an address that is silent longer fails with a line naming it (env KOKORO_AWS_TIMEOUT)")
 }
 
-func (a awsFlags) options() sagemaker.Options {
-	return sagemaker.Options{Region: a.region, Profile: a.profile, EndpointURL: a.endpointURL, Deadlines: sagemaker.Deadlines{Answer: a.timeout}}
+func (a awsFlags) options() awsconf.Options {
+	return awsconf.Options{Region: a.region, Profile: a.profile, EndpointURL: a.endpointURL, Deadlines: awsconf.Deadlines{Answer: a.timeout}}
 }
 
 // control resolves the configuration and the credentials once, so that a command without
@@ -51,15 +52,15 @@ func (a awsFlags) control(ctx context.Context) (*sagemaker.Control, error) {
 	return controlFor(ctx, a.options())
 }
 
-func controlFor(ctx context.Context, o sagemaker.Options) (*sagemaker.Control, error) {
-	cfg, err := sagemaker.LoadConfig(ctx, o)
+func controlFor(ctx context.Context, o awsconf.Options) (*sagemaker.Control, error) {
+	cfg, err := awsconf.LoadConfig(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := sagemaker.CheckCredentials(ctx, cfg); err != nil {
+	if err := awsconf.CheckCredentials(ctx, cfg); err != nil {
 		return nil, err
 	}
-	c := sagemaker.NewControl(cfg, sagemaker.Retry{})
+	c := sagemaker.NewControl(cfg, awsconf.Retry{})
 	c.Where, c.Deadlines = o.Where(), o.Deadlines
 	return c, nil
 }

@@ -184,9 +184,9 @@ func addProbeTargetFlags(fl *pflag.FlagSet, p *probeTarget) {
 	fl.StringVar(&p.targetContainer, "target-container", "", "sagemaker-stream: TargetContainerHostname of a multi-container endpoint")
 }
 
-// openProbeTransport builds the transport a probe load runs over, with maxConns connections.
-// close releases what the SageMaker clients hold.
-func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConns int) (transport.Transport, func(), error) {
+// openProbe builds the transport a probe load runs over, with maxConns connections. close
+// releases the transport, then what the SageMaker clients hold.
+func openProbe(ctx context.Context, name string, p probeTarget, maxConns int) (bench.Transport, func(), error) {
 	o := transport.Options{BaseURL: p.url, MaxConns: maxConns}
 	closeFn := func() {}
 	if isSageMakerTransport(name) {
@@ -206,7 +206,7 @@ func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConn
 		closeFn()
 		return nil, nil, err
 	}
-	return tr, closeFn, nil
+	return tr, func() { tr.Close(); closeFn() }, nil
 }
 
 // writeFreezePlan says, for a dry run, what the ladder would change on the endpoint and put

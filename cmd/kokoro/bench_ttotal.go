@@ -50,7 +50,7 @@ configuration unless --allow-config-mismatch.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBenchTTotal(cmd, f) },
 	}
 	fl := cmd.Flags()
-	f.aws.add(fl)
+	f.aws.add(fl, "")
 	fl.StringVar(&f.endpoint, "endpoint-name", "", "SageMaker endpoint to scale out")
 	fl.StringVar(&f.variant, "variant", sagemaker.DefaultVariant, "production variant")
 	fl.StringVar(&f.qmax, "qmax", "", "qmax artifact of this endpoint's configuration: sizes the probe and its recovery target")

@@ -38,7 +38,7 @@ type policyFlags struct {
 }
 
 func (p *policyFlags) add(fl *pflag.FlagSet) {
-	p.aws.add(fl)
+	p.aws.add(fl, "")
 	fl.StringVar(&p.plan, "plan", "", "plan.json, or the directory `kokoro plan --out` wrote")
 	fl.StringVar(&p.endpoint, "endpoint", "", "endpoint the policy is for (default: the plan's)")
 }

@@ -62,10 +62,9 @@ func LoadConfig(ctx context.Context, o Options) (aws.Config, error) {
 	return cfg, nil
 }
 
-// CloudWatchProtocol is the wire protocol kokoro's CloudWatch client speaks: awsQuery, the
-// protocol CloudWatch has served since 2010 and every SDK used until late 2025. Newer SDKs
-// default to Smithy RPC v2 CBOR, which moto (the tests' AWS) does not speak; AWS serves both,
-// so production and tests use the same one.
+// CloudWatchProtocol is the wire protocol kokoro's CloudWatch clients speak: awsQuery. AWS
+// serves it beside Smithy RPC v2 CBOR, the default of newer SDKs, which moto (the tests' AWS)
+// does not speak; production and tests use this one.
 func CloudWatchProtocol() smithyhttp.ClientProtocol {
 	return awsquery.New(schemas.GraniteServiceVersion20100801)
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/emulate"
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 	"github.com/kokoro-sm/kokoro/scaling"
 	"github.com/kokoro-sm/kokoro/server/servertest"
 )
@@ -70,7 +70,7 @@ func TestAutoscaleAddsAndDrainsContainers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := newClients(t, url, sagemaker.Endpoint{})
+	cl := newClients(t, url, smruntime.Endpoint{})
 	ctx, cancel := context.WithCancel(context.Background())
 	var load sync.WaitGroup
 	for range 6 {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 // The bidirectional stream (service "SageMaker Runtime HTTP2", model
@@ -51,8 +51,8 @@ func (e *Emulator) handleBidi(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "InputValidationError", "ModelQueryString does not match "+queryStringRE.String())
 		return
 	}
-	if r.Header.Get("Content-Type") != sagemaker.EventStreamContentType {
-		writeError(w, http.StatusBadRequest, "InputValidationError", "the request body is an event stream: Content-Type "+sagemaker.EventStreamContentType)
+	if r.Header.Get("Content-Type") != smruntime.EventStreamContentType {
+		writeError(w, http.StatusBadRequest, "InputValidationError", "the request body is an event stream: Content-Type "+smruntime.EventStreamContentType)
 		return
 	}
 	v, in, ok := e.route(w, r, "InputValidationError")
@@ -88,7 +88,7 @@ func (e *Emulator) handleBidi(w http.ResponseWriter, r *http.Request) {
 	defer ws.Close()
 
 	h := w.Header()
-	h.Set("Content-Type", sagemaker.EventStreamContentType)
+	h.Set("Content-Type", smruntime.EventStreamContentType)
 	h.Set(headerInvokedVariant, v.name)
 	h.Set(headerRequestID, requestID())
 	w.WriteHeader(http.StatusOK)
@@ -96,7 +96,7 @@ func (e *Emulator) handleBidi(w http.ResponseWriter, r *http.Request) {
 	if err := rc.Flush(); err != nil {
 		return
 	}
-	ew := sagemaker.NewEventWriter(w, rc.Flush)
+	ew := smruntime.NewEventWriter(w, rc.Flush)
 
 	sctx, cancelSession := context.WithCancel(r.Context())
 	defer cancelSession()
@@ -111,7 +111,7 @@ func (e *Emulator) handleBidi(w http.ResponseWriter, r *http.Request) {
 
 	up := &upstream{ws: ws}
 	var wg sync.WaitGroup
-	wg.Go(func() { up.run(sagemaker.NewRequestReader(r.Body)) })
+	wg.Go(func() { up.run(smruntime.NewRequestReader(r.Body)) })
 	defer func() {
 		// The request body's reader unblocks once the body is closed.
 		r.Body.Close()
@@ -126,15 +126,15 @@ func (e *Emulator) handleBidi(w http.ResponseWriter, r *http.Request) {
 			e.endSession(ew, sctx, r.Context(), up, in, err)
 			return
 		}
-		dt := sagemaker.DataTypeBinary
+		dt := smruntime.DataTypeBinary
 		if kind == websocket.TextMessage {
-			dt = sagemaker.DataTypeUTF8
+			dt = smruntime.DataTypeUTF8
 		}
-		if err := ew.Part(sagemaker.Part{Bytes: msg, DataType: dt, CompletionState: sagemaker.CompletePart}); err != nil {
+		if err := ew.Part(smruntime.Part{Bytes: msg, DataType: dt, CompletionState: smruntime.CompletePart}); err != nil {
 			return // the client went away
 		}
 		if failAfterFirst {
-			_ = ew.Exception(sagemaker.StreamException{Type: sagemaker.ExceptionInternalStreamFailure, Message: msgInternalStreamFailure})
+			_ = ew.Exception(smruntime.StreamException{Type: smruntime.ExceptionInternalStreamFailure, Message: msgInternalStreamFailure})
 			return
 		}
 	}
@@ -142,22 +142,22 @@ func (e *Emulator) handleBidi(w http.ResponseWriter, r *http.Request) {
 
 // endSession ends the response after the container's socket stopped: quietly when the client
 // had ended its stream or went away, with ModelStreamError otherwise.
-func (e *Emulator) endSession(ew *sagemaker.EventWriter, sctx, rctx context.Context, up *upstream, in *instance, err error) {
+func (e *Emulator) endSession(ew *smruntime.EventWriter, sctx, rctx context.Context, up *upstream, in *instance, err error) {
 	switch {
 	case rctx.Err() != nil:
 		return
 	case errors.Is(sctx.Err(), context.DeadlineExceeded):
-		_ = ew.Exception(sagemaker.StreamException{Type: sagemaker.ExceptionModelStreamError, ErrorCode: sagemaker.StreamErrorTimeout, Message: msgStreamTimeout})
+		_ = ew.Exception(smruntime.StreamException{Type: smruntime.ExceptionModelStreamError, ErrorCode: smruntime.StreamErrorTimeout, Message: msgStreamTimeout})
 		return
 	case up.endedCleanly() && websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway):
 		return
 	}
 	if bad := up.failure(); bad != nil {
-		_ = ew.Exception(sagemaker.StreamException{Type: "InputValidationError", Message: bad.Error()})
+		_ = ew.Exception(smruntime.StreamException{Type: "InputValidationError", Message: bad.Error()})
 		return
 	}
 	e.log.Warn("container session broken", "instance", in.base.String(), "err", err)
-	_ = ew.Exception(sagemaker.StreamException{Type: sagemaker.ExceptionModelStreamError, ErrorCode: sagemaker.StreamErrorBroken, Message: msgStreamBroken})
+	_ = ew.Exception(smruntime.StreamException{Type: smruntime.ExceptionModelStreamError, ErrorCode: smruntime.StreamErrorBroken, Message: msgStreamBroken})
 }
 
 // upstream carries the client's events to the container's socket.
@@ -168,7 +168,7 @@ type upstream struct {
 	err   error // the client's stream was malformed
 }
 
-func (u *upstream) run(rr *sagemaker.RequestReader) {
+func (u *upstream) run(rr *smruntime.RequestReader) {
 	for {
 		p, err := rr.Next()
 		if errors.Is(err, io.EOF) {

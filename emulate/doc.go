@@ -3,7 +3,8 @@
 // InvokeEndpointWithBidirectionalStream (HTTP/2 cleartext, event streams both ways) on one
 // loopback port, in front of real containers on the SageMaker contract (`kokoro serve` or any
 // other). `kokoro emulate` runs it; the bench's SageMaker transports and the end-to-end tests
-// drive it with the AWS SDK and the bidirectional client of package sagemaker.
+// drive it with the AWS SDK and the bidirectional client of package
+// sagemaker/smruntime.
 //
 // It behaves like SageMaker where a client notices: it requires SigV4 headers scoped to its
 // region and the service "sagemaker" (the signature itself needs the caller's secret, so it is

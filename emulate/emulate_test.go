@@ -18,7 +18,7 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -56,21 +56,21 @@ func serve(t *testing.T, cfg emulate.Config, containers ...string) string {
 }
 
 type clients struct {
-	stream *sagemaker.StreamClient
-	bidi   *sagemaker.BidiClient
+	stream *smruntime.StreamClient
+	bidi   *smruntime.BidiClient
 }
 
-func newClients(t *testing.T, url string, ep sagemaker.Endpoint) clients {
+func newClients(t *testing.T, url string, ep smruntime.Endpoint) clients {
 	t.Helper()
 	if ep.Name == "" {
 		ep.Name = testEndpoint
 	}
-	o := sagemaker.RuntimeOptions{Endpoint: ep, EndpointURL: url, MaxConns: 8}
-	s, err := sagemaker.NewStreamClient(awsConfig(testRegion), o)
+	o := smruntime.Options{Endpoint: ep, EndpointURL: url, MaxConns: 8}
+	s, err := smruntime.NewStreamClient(awsConfig(testRegion), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := sagemaker.NewBidiClient(awsConfig(testRegion), o)
+	b, err := smruntime.NewBidiClient(awsConfig(testRegion), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func (c clients) stream1(ctx context.Context) ([][]byte, error) {
 
 // utterance speaks one utterance on a bidirectional session and returns the audio bytes
 // and the control messages it saw.
-func utterance(ctx context.Context, s *sagemaker.BidiStream, id string) (audio int, types []string, err error) {
+func utterance(ctx context.Context, s *smruntime.BidiStream, id string) (audio int, types []string, err error) {
 	msg, _ := json.Marshal(api.WSClientMessage{Text: "hello", RequestID: id})
 	if err := s.Send(ctx, msg, true); err != nil {
 		return 0, nil, err
@@ -118,7 +118,7 @@ func TestResponseStreamCarriesTheContainersBytes(t *testing.T) {
 	// that buffered the stream would deadlock it, and one that forwards each flush as it comes
 	// hands the client exactly one part per flush.
 	c := &container{chunks: 4, step: make(chan struct{}, 8)}
-	cl := newClients(t, serve(t, emulate.Config{}, c.start(t)), sagemaker.Endpoint{})
+	cl := newClients(t, serve(t, emulate.Config{}, c.start(t)), smruntime.Endpoint{})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var parts [][]byte
@@ -156,7 +156,7 @@ func TestResponseStreamCarriesTheContainersBytes(t *testing.T) {
 func TestBidirectionalSessionBridgesTheWebSocket(t *testing.T) {
 	t.Parallel()
 	c := &container{chunks: 3}
-	cl := newClients(t, serve(t, emulate.Config{}, c.start(t)), sagemaker.Endpoint{Variant: "AllTraffic"})
+	cl := newClients(t, serve(t, emulate.Config{}, c.start(t)), smruntime.Endpoint{Variant: "AllTraffic"})
 	cl.bidi.InvocationPath, cl.bidi.QueryString = "invocations-bidirectional-stream", "lang=en"
 	ctx := context.Background()
 	s, err := cl.bidi.Open(ctx)
@@ -199,12 +199,12 @@ func TestBidirectionalSessionBridgesTheWebSocket(t *testing.T) {
 	}
 }
 
-// invokeErr runs the operation and returns its *sagemaker.InvokeError.
-func invokeErr(t *testing.T, op string, err error) *sagemaker.InvokeError {
+// invokeErr runs the operation and returns its *smruntime.InvokeError.
+func invokeErr(t *testing.T, op string, err error) *smruntime.InvokeError {
 	t.Helper()
-	var ie *sagemaker.InvokeError
+	var ie *smruntime.InvokeError
 	if !errors.As(err, &ie) {
-		t.Fatalf("%s: error %v (%T); want a *sagemaker.InvokeError", op, err, err)
+		t.Fatalf("%s: error %v (%T); want a *smruntime.InvokeError", op, err, err)
 	}
 	return ie
 }
@@ -238,7 +238,7 @@ func TestFailuresReachTheClientAsSageMakerReportsThem(t *testing.T) {
 		name             string
 		c                func() *container
 		cfg              emulate.Config
-		ep               sagemaker.Endpoint
+		ep               smruntime.Endpoint
 		stream, bidi     want
 		skipBidi, skipSt bool
 	}{
@@ -289,14 +289,14 @@ func TestFailuresReachTheClientAsSageMakerReportsThem(t *testing.T) {
 		{
 			name:   "unknown endpoint",
 			c:      func() *container { return &container{} },
-			ep:     sagemaker.Endpoint{Name: "nope"},
+			ep:     smruntime.Endpoint{Name: "nope"},
 			stream: want{code: "ValidationError", status: 400},
 			bidi:   want{code: "InputValidationError", status: 400},
 		},
 		{
 			name:   "unknown variant",
 			c:      func() *container { return &container{} },
-			ep:     sagemaker.Endpoint{Variant: "Canary"},
+			ep:     smruntime.Endpoint{Variant: "Canary"},
 			stream: want{code: "ValidationError", status: 400},
 			bidi:   want{code: "InputValidationError", status: 400},
 		},
@@ -343,7 +343,7 @@ func TestRequestsMustBeSigned(t *testing.T) {
 		t.Errorf("unsigned: %d %s", resp.StatusCode, resp.Header.Get("X-Amzn-ErrorType"))
 	}
 	// Signed for another region.
-	s, err := sagemaker.NewStreamClient(awsConfig("eu-west-1"), sagemaker.RuntimeOptions{Endpoint: sagemaker.Endpoint{Name: testEndpoint}, EndpointURL: url})
+	s, err := smruntime.NewStreamClient(awsConfig("eu-west-1"), smruntime.Options{Endpoint: smruntime.Endpoint{Name: testEndpoint}, EndpointURL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestRequestsSpreadOverInstances(t *testing.T) {
 		Metrics:      sink,
 		MetricPeriod: 200 * time.Millisecond, SampleEvery: 20 * time.Millisecond,
 	})
-	cl := newClients(t, url, sagemaker.Endpoint{})
+	cl := newClients(t, url, smruntime.Endpoint{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for range 4 {
@@ -416,18 +416,18 @@ func TestRequestsSpreadOverInstances(t *testing.T) {
 
 type recordingSink struct {
 	mu    sync.Mutex
-	stats []sagemaker.ConcurrencyStat
+	stats []smruntime.ConcurrencyStat
 }
 
-func (r *recordingSink) PutConcurrency(_ context.Context, s []sagemaker.ConcurrencyStat) error {
+func (r *recordingSink) PutConcurrency(_ context.Context, s []smruntime.ConcurrencyStat) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stats = append(r.stats, s...)
 	return nil
 }
 
-func (r *recordingSink) all() []sagemaker.ConcurrencyStat {
+func (r *recordingSink) all() []smruntime.ConcurrencyStat {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]sagemaker.ConcurrencyStat(nil), r.stats...)
+	return append([]smruntime.ConcurrencyStat(nil), r.stats...)
 }

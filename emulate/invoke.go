@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 // maxBody is InvokeEndpoint's payload limit (6 MB, API reference: "Body ... Length
@@ -136,23 +136,23 @@ func (e *Emulator) handleResponseStream(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", sagemaker.EventStreamContentType)
+	h.Set("Content-Type", smruntime.EventStreamContentType)
 	h.Set(headerResponseType, resp.Header.Get("Content-Type"))
 	h.Set(headerInvokedVariant, v.name)
 	h.Set(headerRequestID, requestID())
 	w.WriteHeader(http.StatusOK)
-	ew := sagemaker.NewEventWriter(w, http.NewResponseController(w).Flush)
+	ew := smruntime.NewEventWriter(w, http.NewResponseController(w).Flush)
 	failAfterFirst := e.draw(e.cfg.Faults.StreamFailure)
 	buf := make([]byte, 32<<10)
 	for parts := 0; ; {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
-			if err := ew.Part(sagemaker.Part{Bytes: buf[:n]}); err != nil {
+			if err := ew.Part(smruntime.Part{Bytes: buf[:n]}); err != nil {
 				return // the client went away
 			}
 			parts++
 			if failAfterFirst {
-				_ = ew.Exception(sagemaker.StreamException{Type: sagemaker.ExceptionInternalStreamFailure, Message: msgInternalStreamFailure})
+				_ = ew.Exception(smruntime.StreamException{Type: smruntime.ExceptionInternalStreamFailure, Message: msgInternalStreamFailure})
 				return
 			}
 		}
@@ -163,9 +163,9 @@ func (e *Emulator) handleResponseStream(w http.ResponseWriter, r *http.Request) 
 			if r.Context().Err() != nil {
 				return // the client went away
 			}
-			se := sagemaker.StreamException{Type: sagemaker.ExceptionModelStreamError, ErrorCode: sagemaker.StreamErrorBroken, Message: msgStreamBroken}
+			se := smruntime.StreamException{Type: smruntime.ExceptionModelStreamError, ErrorCode: smruntime.StreamErrorBroken, Message: msgStreamBroken}
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				se.ErrorCode, se.Message = sagemaker.StreamErrorTimeout, msgStreamTimeout
+				se.ErrorCode, se.Message = smruntime.StreamErrorTimeout, msgStreamTimeout
 			} else {
 				e.log.Warn("container stream broken", "instance", in.base.String(), "parts", parts, "err", rerr)
 			}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"time"
 
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 // MetricSink receives the ConcurrentRequestsPerModel statistics of each period;
-// sagemaker.MetricPublisher puts them into CloudWatch.
+// smruntime.MetricPublisher puts them into CloudWatch.
 type MetricSink interface {
-	PutConcurrency(ctx context.Context, stats []sagemaker.ConcurrencyStat) error
+	PutConcurrency(ctx context.Context, stats []smruntime.ConcurrencyStat) error
 }
 
 // instanceAcc accumulates one instance's samples within a period.
@@ -41,12 +41,12 @@ func (e *Emulator) publish(ctx context.Context) {
 	acc := map[key]*instanceAcc{}
 	periodStart := time.Now()
 	flush := func() {
-		var stats []sagemaker.ConcurrencyStat
+		var stats []smruntime.ConcurrencyStat
 		for k, a := range acc {
 			if a.n == 0 {
 				continue
 			}
-			stats = append(stats, sagemaker.ConcurrencyStat{
+			stats = append(stats, smruntime.ConcurrencyStat{
 				Endpoint: e.cfg.EndpointName, Variant: k.v.name, At: periodStart,
 				SampleCount: float64(a.n), Sum: a.sum, Min: a.min, Max: a.max,
 			})

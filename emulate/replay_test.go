@@ -12,7 +12,7 @@ import (
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/replay"
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 	"github.com/kokoro-sm/kokoro/scaling"
 	"github.com/kokoro-sm/kokoro/server/servertest"
 )
@@ -83,7 +83,7 @@ func TestReplayPredictsTheEmulatedRun(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	sc, err := sagemaker.NewStreamClient(awsConfig(testRegion), sagemaker.RuntimeOptions{Endpoint: sagemaker.Endpoint{Name: testEndpoint}, EndpointURL: url, MaxConns: 64})
+	sc, err := smruntime.NewStreamClient(awsConfig(testRegion), smruntime.Options{Endpoint: smruntime.Endpoint{Name: testEndpoint}, EndpointURL: url, MaxConns: 64})
 	if err != nil {
 		t.Fatal(err)
 	}

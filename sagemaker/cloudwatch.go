@@ -2,6 +2,7 @@ package sagemaker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 	"github.com/kokoro-sm/kokoro/scaling"
 )
 
@@ -79,14 +81,13 @@ func (c *Control) ConcurrencyStats(ctx context.Context, endpoint, variant string
 		// CloudWatch refuses a query whose start and end round to the same second.
 		return 0, 0, 0, nil
 	}
-	deadline := time.Now().Add(wait)
-	for {
+	err = ctxtime.PollUntil(ctx, ConcurrencyPeriod, time.Now().Add(wait), func() (bool, error) {
 		pts, err := c.ConcurrencySeries(ctx, endpoint, variant, from, to)
 		if err != nil {
-			return 0, 0, 0, err
+			return false, err
 		}
 		var sum float64
-		n, peak = 0, 0
+		n, peak, mean = 0, 0, 0
 		complete := false
 		for _, p := range pts {
 			if p.At.Before(from) || p.At.Add(ConcurrencyPeriod).After(to) {
@@ -99,16 +100,15 @@ func (c *Control) ConcurrencyStats(ctx context.Context, endpoint, variant string
 				complete = true
 			}
 		}
-		if complete || !time.Now().Before(deadline) {
-			if n > 0 {
-				mean = sum / float64(n)
-			}
-			return mean, peak, n, nil
+		if n > 0 {
+			mean = sum / float64(n)
 		}
-		if err := c.sleep(ctx, min(ConcurrencyPeriod, time.Until(deadline))); err != nil {
-			return 0, 0, 0, err
-		}
+		return complete, nil
+	})
+	if err != nil && !errors.Is(err, ctxtime.ErrDeadline) {
+		return 0, 0, 0, err
 	}
+	return mean, peak, n, nil
 }
 
 // AlarmState is one alarm's state as CloudWatch reports it.

@@ -4,16 +4,13 @@ import (
 	"context"
 	"time"
 
-	"github.com/kokoro-sm/kokoro/internal/ctxtime"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	aas "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
-	"github.com/aws/aws-sdk-go-v2/service/cloudwatch/schemas"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
-	"github.com/aws/smithy-go/transport/http/protocol/awsquery"
+
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // SageMakerAPI is the part of the SageMaker control plane kokoro calls.
@@ -68,12 +65,10 @@ type Control struct {
 	Region     string
 	// Where and Deadlines name the address the clients call and their deadlines in the
 	// messages of a call that could not reach it (LoadConfig set the deadlines themselves).
-	Where     Where
-	Deadlines Deadlines
+	Where     awsconf.Where
+	Deadlines awsconf.Deadlines
 	// Poll is how often waits re-read the endpoint; 0 means DefaultPoll.
 	Poll time.Duration
-	// Sleep waits between polls; nil sleeps on the wall clock (tests make it instant).
-	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // DefaultPoll is how often a wait re-reads the endpoint: SageMaker changes state on a scale
@@ -81,25 +76,17 @@ type Control struct {
 const DefaultPoll = 10 * time.Second
 
 // NewControl builds the clients from cfg. Every control-plane call retries throttling and
-// transient faults with bounded, jittered backoff (retry.go).
-func NewControl(cfg aws.Config, r Retry) *Control {
+// transient faults with bounded, jittered backoff (awsconf.Retry).
+func NewControl(cfg aws.Config, r awsconf.Retry) *Control {
 	cfg = cfg.Copy()
-	cfg.Retryer = r.retryer
+	cfg.Retryer = r.Retryer
 	return &Control{
 		SageMaker:  sm.NewFromConfig(cfg),
 		Scaling:    aas.NewFromConfig(cfg),
-		CloudWatch: cloudwatch.NewFromConfig(cfg, func(o *cloudwatch.Options) { o.Protocol = CloudWatchProtocol() }),
+		CloudWatch: cloudwatch.NewFromConfig(cfg, func(o *cloudwatch.Options) { o.Protocol = awsconf.CloudWatchProtocol() }),
 		Logs:       cloudwatchlogs.NewFromConfig(cfg),
 		Region:     cfg.Region,
 	}
-}
-
-// CloudWatchProtocol is the wire protocol kokoro's CloudWatch client speaks: awsQuery, the
-// protocol CloudWatch has served since 2010 and every SDK used until late 2025. Newer SDKs
-// default to Smithy RPC v2 CBOR, which moto (the tests' AWS) does not speak; AWS serves both,
-// so production and tests use the same one.
-func CloudWatchProtocol() smithyhttp.ClientProtocol {
-	return awsquery.New(schemas.GraniteServiceVersion20100801)
 }
 
 func (c *Control) poll() time.Duration {
@@ -107,11 +94,4 @@ func (c *Control) poll() time.Duration {
 		return c.Poll
 	}
 	return DefaultPoll
-}
-
-func (c *Control) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
-	}
-	return ctxtime.Sleep(ctx, d)
 }

@@ -15,6 +15,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
+
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // DeploySpec is an endpoint as `kokoro endpoint deploy` builds it: one model (the image and its
@@ -192,7 +195,7 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 	}
 
 	current, err := c.endpointStatus(ctx, spec.Endpoint)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, awsconf.ErrNotFound) {
 		return nil, err
 	}
 	scaled := false
@@ -324,7 +327,7 @@ func (c *Control) ensureConfig(ctx context.Context, spec DeploySpec, name string
 func (c *Control) checkUpdatable(ctx context.Context, cur *EndpointInfo, spec DeploySpec) (scaled bool, err error) {
 	if cur.Status != StatusInService {
 		if cur.Status == StatusFailed {
-			return false, &Error{Kind: ErrNotInService, Msg: fmt.Sprintf("endpoint %s is Failed (%s): SageMaker cannot update a failed endpoint; `kokoro endpoint delete %s`, then deploy again", cur.Name, oneLine(cur.FailureReason), cur.Name)}
+			return false, &awsconf.Error{Kind: awsconf.ErrNotInService, Msg: fmt.Sprintf("endpoint %s is Failed (%s): SageMaker cannot update a failed endpoint; `kokoro endpoint delete %s`, then deploy again", cur.Name, awsconf.OneLine(cur.FailureReason), cur.Name)}
 		}
 		return false, notInService(cur.Name, cur.Status, cur.FailureReason)
 	}
@@ -414,7 +417,7 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 	}
 
 	cur, err := c.endpointStatus(ctx, endpoint)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, awsconf.ErrNotFound) {
 		return steps, err
 	}
 	if cur != nil {
@@ -465,24 +468,25 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 
 func (c *Control) waitGone(ctx context.Context, endpoint string, timeout time.Duration, onProgress func(Progress)) error {
 	start := time.Now()
-	for {
-		info, err := c.endpointStatus(ctx, endpoint)
-		if errors.Is(err, ErrNotFound) {
-			return nil
+	var info *EndpointInfo
+	err := ctxtime.PollUntil(ctx, c.poll(), start.Add(timeout), func() (bool, error) {
+		var err error
+		info, err = c.endpointStatus(ctx, endpoint)
+		if errors.Is(err, awsconf.ErrNotFound) {
+			return true, nil
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		if onProgress != nil {
 			onProgress(Progress{Endpoint: endpoint, Status: info.Status, Elapsed: time.Since(start)})
 		}
-		if time.Since(start) >= timeout {
-			return fmt.Errorf("endpoint %s still %s after %v: run `kokoro endpoint delete %s` again later", endpoint, info.Status, timeout.Round(time.Second), endpoint)
-		}
-		if err := c.sleep(ctx, c.poll()); err != nil {
-			return err
-		}
+		return false, nil
+	})
+	if errors.Is(err, ctxtime.ErrDeadline) {
+		return fmt.Errorf("endpoint %s still %s after %v: run `kokoro endpoint delete %s` again later", endpoint, info.Status, timeout.Round(time.Second), endpoint)
 	}
+	return err
 }
 
 // deleteConfigAndModels deletes an endpoint config and the models its variants name.

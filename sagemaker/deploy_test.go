@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	smtypes "github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
+
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // slowStart makes the endpoint report Creating (or Updating) for the first n reads after a
@@ -122,7 +124,7 @@ func TestDeployUpdateDelete(t *testing.T) {
 	if got := stepNames(steps); got != "delete endpoint,wait deleted,delete endpoint config,delete model" {
 		t.Fatalf("delete steps %s", got)
 	}
-	if _, err := c.Describe(ctx, spec.Endpoint); !errors.Is(err, ErrNotFound) {
+	if _, err := c.Describe(ctx, spec.Endpoint); !errors.Is(err, awsconf.ErrNotFound) {
 		t.Fatalf("endpoint after delete: %v", err)
 	}
 	configs, models, err := c.owned(ctx, spec.Endpoint)

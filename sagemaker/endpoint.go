@@ -11,6 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/smithy-go"
+
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // DefaultVariant is the production variant name kokoro deploys and measures.
@@ -70,7 +73,9 @@ func isNotFound(err error) bool {
 	return errors.As(err, &api) && strings.HasPrefix(api.ErrorMessage(), "Could not find")
 }
 
-func (c *Control) explain(err error) error { return explain(err, c.Region, c.Where, c.Deadlines) }
+func (c *Control) explain(err error) error {
+	return awsconf.ExplainAt(err, c.Region, c.Where, c.Deadlines)
+}
 
 // endpointStatus reads the endpoint's status and instance counts (one DescribeEndpoint). A
 // missing endpoint is an *Error of kind ErrNotFound.
@@ -78,7 +83,7 @@ func (c *Control) endpointStatus(ctx context.Context, name string) (*EndpointInf
 	out, err := c.SageMaker.DescribeEndpoint(ctx, &sm.DescribeEndpointInput{EndpointName: aws.String(name)})
 	if err != nil {
 		if isNotFound(err) {
-			return nil, &Error{Kind: ErrNotFound, Err: err,
+			return nil, &awsconf.Error{Kind: awsconf.ErrNotFound, Err: err,
 				Msg: fmt.Sprintf("endpoint %s not found in region %s: check the name and --region (`aws sagemaker list-endpoints`)", name, c.Region)}
 		}
 		return nil, fmt.Errorf("describe endpoint %s: %w", name, c.explain(err))
@@ -191,7 +196,7 @@ func noVariant(info *EndpointInfo, variant string) error {
 		names[i] = v.Name
 	}
 	sort.Strings(names)
-	return &Error{Kind: ErrNotFound, Msg: fmt.Sprintf("endpoint %s has no variant %q; it has: %s (pass --variant)", info.Name, variant, strings.Join(names, ", "))}
+	return &awsconf.Error{Kind: awsconf.ErrNotFound, Msg: fmt.Sprintf("endpoint %s has no variant %q; it has: %s (pass --variant)", info.Name, variant, strings.Join(names, ", "))}
 }
 
 // Progress is one observation while waiting for an endpoint.
@@ -207,10 +212,15 @@ type Progress struct {
 // A Failed endpoint, or one still not InService when timeout passes, is an error.
 func (c *Control) WaitInService(ctx context.Context, endpoint string, timeout time.Duration, onProgress func(Progress)) (*EndpointInfo, error) {
 	start := time.Now()
-	for {
-		info, err := c.endpointStatus(ctx, endpoint)
-		if err != nil {
-			return nil, err
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = start.Add(timeout)
+	}
+	var info *EndpointInfo
+	err := ctxtime.PollUntil(ctx, c.poll(), deadline, func() (bool, error) {
+		var err error
+		if info, err = c.endpointStatus(ctx, endpoint); err != nil {
+			return false, err
 		}
 		p := Progress{Endpoint: endpoint, Status: info.Status, Elapsed: time.Since(start)}
 		if len(info.Variants) > 0 {
@@ -221,16 +231,29 @@ func (c *Control) WaitInService(ctx context.Context, endpoint string, timeout ti
 		}
 		switch info.Status {
 		case StatusInService:
-			return info, nil
+			return true, nil
 		case StatusFailed, StatusDeleting, "OutOfService":
-			return info, notInService(endpoint, info.Status, info.FailureReason)
+			return false, notInService(endpoint, info.Status, info.FailureReason)
 		}
-		if timeout > 0 && time.Since(start) >= timeout {
-			return info, &Error{Kind: ErrNotInService,
-				Msg: fmt.Sprintf("endpoint %s still %s after %v: it may yet succeed — watch it with `kokoro endpoint describe %s`", endpoint, info.Status, timeout.Round(time.Second), endpoint)}
-		}
-		if err := c.sleep(ctx, c.poll()); err != nil {
-			return info, err
-		}
+		return false, nil
+	})
+	if errors.Is(err, ctxtime.ErrDeadline) {
+		return info, &awsconf.Error{Kind: awsconf.ErrNotInService,
+			Msg: fmt.Sprintf("endpoint %s still %s after %v: it may yet succeed — watch it with `kokoro endpoint describe %s`", endpoint, info.Status, timeout.Round(time.Second), endpoint)}
 	}
+	return info, err
+}
+
+// notInService is the error for an endpoint that exists but cannot take the call now.
+func notInService(endpoint, status, reason string) error {
+	msg := fmt.Sprintf("endpoint %s is %s, not InService: ", endpoint, status)
+	switch status {
+	case "Failed":
+		msg += "it failed (" + awsconf.OneLine(reason) + "); fix the cause, then `kokoro endpoint deploy` again or delete it"
+	case "Creating", "Updating", "SystemUpdating", "RollingBack":
+		msg += "wait until `kokoro endpoint describe " + endpoint + "` shows InService, then retry"
+	default:
+		msg += "it cannot serve; `kokoro endpoint describe " + endpoint + "` shows why"
+	}
+	return &awsconf.Error{Kind: awsconf.ErrNotInService, Msg: msg}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,12 +19,13 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // checkOneLine fails unless err is an *Error of kind with a one-line message containing want.
 func checkOneLine(t *testing.T, err, kind error, want ...string) {
 	t.Helper()
-	var e *Error
+	var e *awsconf.Error
 	if !errors.As(err, &e) || !errors.Is(err, kind) {
 		t.Fatalf("got %T %v, want an *Error of kind %v", err, err, kind)
 	}
@@ -60,40 +59,16 @@ func TestAccessDeniedNamesTheAction(t *testing.T) {
 	}
 	cfg := motoConfig(url)
 	cfg.Credentials = credentials.NewStaticCredentialsProvider(aws.ToString(key.AccessKey.AccessKeyId), aws.ToString(key.AccessKey.SecretAccessKey), "")
-	c := NewControl(cfg, Retry{MaxAttempts: 1})
+	c := NewControl(cfg, awsconf.Retry{MaxAttempts: 1})
 
 	_, err = c.Describe(ctx, "tts")
-	checkOneLine(t, err, ErrAccessDenied, "sagemaker:DescribeEndpoint")
+	checkOneLine(t, err, awsconf.ErrAccessDenied, "sagemaker:DescribeEndpoint")
 	_, err = c.ScalableTarget(ctx, "tts", DefaultVariant)
-	checkOneLine(t, err, ErrAccessDenied, "application-autoscaling:DescribeScalableTargets")
+	checkOneLine(t, err, awsconf.ErrAccessDenied, "application-autoscaling:DescribeScalableTargets")
 
 	cfg.Credentials = credentials.NewStaticCredentialsProvider("AKIANOTAKEY", "nope", "")
-	_, err = NewControl(cfg, Retry{MaxAttempts: 1}).Describe(ctx, "tts")
-	checkOneLine(t, err, ErrAccessDenied, "rejected")
-}
-
-// AWS's own JSON error bodies name the code, the action and the principal.
-func TestExplainCodes(t *testing.T) {
-	t.Parallel()
-	op := func(code, msg string) error {
-		return fmt.Errorf("wrapped: %w", &smithy.OperationError{ServiceID: "Application Auto Scaling", OperationName: "PutScalingPolicy",
-			Err: &smithy.GenericAPIError{Code: code, Message: msg}})
-	}
-	for _, tc := range []struct {
-		err  error
-		kind error
-		want []string
-	}{
-		{op("AccessDeniedException", "User: arn:aws:sts::1:assumed-role/dev/x is not authorized to perform: application-autoscaling:PutScalingPolicy on resource: *"),
-			ErrAccessDenied, []string{"application-autoscaling:PutScalingPolicy", "arn:aws:sts::1:assumed-role/dev/x"}},
-		{op("UnrecognizedClientException", "The security token included in the request is invalid"), ErrBadCredentials, []string{"sso login"}},
-		{op("ExpiredTokenException", "expired"), ErrBadCredentials, []string{"ExpiredTokenException"}},
-		{op("ThrottlingException", "Rate exceeded"), ErrThrottled, []string{"application-autoscaling:PutScalingPolicy"}},
-		{op("LimitExceededException", "policies per target"), ErrQuota, []string{"Service Quotas"}},
-		{op("ObjectNotFoundException", "No scalable target registered"), ErrNotFound, []string{"--region"}},
-	} {
-		checkOneLine(t, Explain(tc.err, "us-east-1"), tc.kind, tc.want...)
-	}
+	_, err = NewControl(cfg, awsconf.Retry{MaxAttempts: 1}).Describe(ctx, "tts")
+	checkOneLine(t, err, awsconf.ErrAccessDenied, "rejected")
 }
 
 func TestNoCredentials(t *testing.T) {
@@ -107,13 +82,13 @@ func TestNoCredentials(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	ctx := ctxT(t)
-	cfg, err := LoadConfig(ctx, Options{Region: testRegion, EndpointURL: "http://127.0.0.1:9"})
+	cfg, err := awsconf.LoadConfig(ctx, awsconf.Options{Region: testRegion, EndpointURL: "http://127.0.0.1:9"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkOneLine(t, CheckCredentials(ctx, cfg), ErrNoCredentials, "AWS_PROFILE")
-	_, err = NewControl(cfg, Retry{MaxAttempts: 1}).Describe(ctx, "tts")
-	checkOneLine(t, err, ErrNoCredentials, "AWS_PROFILE")
+	checkOneLine(t, awsconf.CheckCredentials(ctx, cfg), awsconf.ErrNoCredentials, "AWS_PROFILE")
+	_, err = NewControl(cfg, awsconf.Retry{MaxAttempts: 1}).Describe(ctx, "tts")
+	checkOneLine(t, err, awsconf.ErrNoCredentials, "AWS_PROFILE")
 }
 
 func TestNotFoundNamesTheRegion(t *testing.T) {
@@ -126,10 +101,10 @@ func TestNotFoundNamesTheRegion(t *testing.T) {
 	// The endpoint is in us-east-1; a user whose region is eu-west-1 does not find it.
 	cfg := motoConfig(url)
 	cfg.Region = "eu-west-1"
-	_, err := NewControl(cfg, Retry{}).Describe(ctx, "tts-here")
-	checkOneLine(t, err, ErrNotFound, "tts-here", "eu-west-1", "--region")
+	_, err := NewControl(cfg, awsconf.Retry{}).Describe(ctx, "tts-here")
+	checkOneLine(t, err, awsconf.ErrNotFound, "tts-here", "eu-west-1", "--region")
 	_, err = c.Capacity(ctx, "tts-here", "Blue")
-	checkOneLine(t, err, ErrNotFound, `no variant "Blue"`, "AllTraffic")
+	checkOneLine(t, err, awsconf.ErrNotFound, `no variant "Blue"`, "AllTraffic")
 }
 
 func TestNotInService(t *testing.T) {
@@ -147,7 +122,7 @@ func TestNotInService(t *testing.T) {
 		}}
 		c := &Control{SageMaker: fake, Region: testRegion}
 		_, err := c.RequireInService(context.Background(), "tts", DefaultVariant)
-		checkOneLine(t, err, ErrNotInService, "tts is "+tc.status, tc.want)
+		checkOneLine(t, err, awsconf.ErrNotInService, "tts is "+tc.status, tc.want)
 	}
 }
 
@@ -162,18 +137,7 @@ func TestQuotaExceeded(t *testing.T) {
 	}
 	c.SageMaker = fake
 	_, err := c.Deploy(ctxT(t), testSpec("tts-quota"), DeployOptions{})
-	checkOneLine(t, err, ErrQuota, "sagemaker:CreateEndpoint", "ml.g5.xlarge for endpoint usage", "Service Quotas")
-}
-
-func TestUnknownRegion(t *testing.T) {
-	t.Parallel()
-	err := &smithy.OperationError{ServiceID: "SageMaker", OperationName: "DescribeEndpoint",
-		Err: fmt.Errorf("send request: %w", &net.DNSError{Err: "no such host", Name: "api.sagemaker.us-nowhere-1.amazonaws.com", IsNotFound: true})}
-	checkOneLine(t, Explain(err, "us-nowhere-1"), ErrRegion, "us-nowhere-1", "--region")
-	other := errors.New("plain")
-	if Explain(other, "r") != other || Explain(nil, "r") != nil {
-		t.Fatal("Explain changed an error it does not know")
-	}
+	checkOneLine(t, err, awsconf.ErrQuota, "sagemaker:CreateEndpoint", "ml.g5.xlarge for endpoint usage", "Service Quotas")
 }
 
 // throttlingServer answers SageMaker's JSON protocol: ThrottlingException for the first
@@ -196,7 +160,7 @@ func throttlingServer(t *testing.T, throttle int32) (*httptest.Server, *atomic.I
 
 func TestThrottlingRetriesBounded(t *testing.T) {
 	t.Parallel()
-	r := Retry{MaxAttempts: 4, Base: time.Millisecond, Max: 4 * time.Millisecond}
+	r := awsconf.Retry{MaxAttempts: 4, Base: time.Millisecond, Max: 4 * time.Millisecond}
 
 	srv, n := throttlingServer(t, 2)
 	c := NewControl(motoConfig(srv.URL), r)
@@ -208,23 +172,8 @@ func TestThrottlingRetriesBounded(t *testing.T) {
 	srv, n = throttlingServer(t, 1000)
 	c = NewControl(motoConfig(srv.URL), r)
 	_, err = c.Capacity(ctxT(t), "tts", DefaultVariant)
-	checkOneLine(t, err, ErrThrottled, "sagemaker:DescribeEndpoint", "retry")
+	checkOneLine(t, err, awsconf.ErrThrottled, "sagemaker:DescribeEndpoint", "retry")
 	if n.Load() != 4 {
 		t.Fatalf("%d requests, want exactly MaxAttempts = 4", n.Load())
-	}
-}
-
-func TestRetryDelayJittered(t *testing.T) {
-	t.Parallel()
-	hi := Retry{Base: 100 * time.Millisecond, Max: time.Second, Rand: func() float64 { return 0.999999 }}
-	lo := hi
-	lo.Rand = func() float64 { return 0 }
-	for attempt, ceil := range map[int]time.Duration{1: 100 * time.Millisecond, 2: 200 * time.Millisecond, 4: 800 * time.Millisecond, 5: time.Second, 40: time.Second} {
-		if d := hi.Delay(attempt); d > ceil || d < ceil*99/100 {
-			t.Errorf("attempt %d: delay %v, want just under %v", attempt, d, ceil)
-		}
-		if d := lo.Delay(attempt); d != 0 {
-			t.Errorf("attempt %d: delay %v with a zero draw, want 0 (full jitter)", attempt, d)
-		}
 	}
 }

@@ -15,6 +15,8 @@ import (
 	aastypes "github.com/aws/aws-sdk-go-v2/service/applicationautoscaling/types"
 	sm "github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	smtypes "github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
+
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 )
 
 // FreezeStateVersion is the version of the state file's JSON.
@@ -255,30 +257,29 @@ const restoreWait = 20 * time.Minute
 
 // restoreCount sets the desired count back, first waiting out an update in progress.
 func (c *Control) restoreCount(ctx context.Context, endpoint, variant string, n int, note func(string)) error {
-	deadline := time.Now().Add(restoreWait)
-	for {
+	already := false
+	err := ctxtime.PollUntil(ctx, c.poll(), time.Now().Add(restoreWait), func() (bool, error) {
 		info, err := c.endpointStatus(ctx, endpoint)
 		if err != nil {
-			return err
+			return false, err
 		}
 		v, ok := info.Variant(variant)
 		if !ok {
-			return noVariant(info, variant)
+			return false, noVariant(info, variant)
 		}
-		if v.Desired == n {
-			note(fmt.Sprintf("%s/%s already at %d instance(s)", endpoint, variant, n))
-			return nil
-		}
-		if info.Status != StatusUpdating {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("endpoint %s still Updating after %v; set it back by hand: aws sagemaker update-endpoint-weights-and-capacities --endpoint-name %s --desired-weights-and-capacities VariantName=%s,DesiredInstanceCount=%d",
-				endpoint, restoreWait, endpoint, variant, n)
-		}
-		if err := c.sleep(ctx, c.poll()); err != nil {
-			return err
-		}
+		already = v.Desired == n
+		return already || info.Status != StatusUpdating, nil
+	})
+	if errors.Is(err, ctxtime.ErrDeadline) {
+		return fmt.Errorf("endpoint %s still Updating after %v; set it back by hand: aws sagemaker update-endpoint-weights-and-capacities --endpoint-name %s --desired-weights-and-capacities VariantName=%s,DesiredInstanceCount=%d",
+			endpoint, restoreWait, endpoint, variant, n)
+	}
+	if err != nil {
+		return err
+	}
+	if already {
+		note(fmt.Sprintf("%s/%s already at %d instance(s)", endpoint, variant, n))
+		return nil
 	}
 	if err := c.SetDesired(ctx, endpoint, variant, n); err != nil {
 		return err
@@ -290,31 +291,34 @@ func (c *Control) restoreCount(ctx context.Context, endpoint, variant string, n 
 // waitCount waits until the variant serves exactly n instances and the endpoint is InService.
 func (c *Control) waitCount(ctx context.Context, endpoint, variant string, n int, timeout time.Duration, onProgress func(Progress)) error {
 	start := time.Now()
-	for {
-		info, err := c.endpointStatus(ctx, endpoint)
-		if err != nil {
-			return err
+	var (
+		info *EndpointInfo
+		v    VariantInfo
+	)
+	err := ctxtime.PollUntil(ctx, c.poll(), start.Add(timeout), func() (bool, error) {
+		var err error
+		if info, err = c.endpointStatus(ctx, endpoint); err != nil {
+			return false, err
 		}
-		v, ok := info.Variant(variant)
-		if !ok {
-			return noVariant(info, variant)
+		var ok bool
+		if v, ok = info.Variant(variant); !ok {
+			return false, noVariant(info, variant)
 		}
 		if onProgress != nil {
 			onProgress(Progress{Endpoint: endpoint, Status: info.Status, Current: v.Current, Desired: v.Desired, Elapsed: time.Since(start)})
 		}
 		if info.Status == StatusInService && v.Current == n {
-			return nil
+			return true, nil
 		}
 		if info.Status == StatusFailed {
-			return notInService(endpoint, info.Status, info.FailureReason)
+			return false, notInService(endpoint, info.Status, info.FailureReason)
 		}
-		if time.Since(start) >= timeout {
-			return fmt.Errorf("endpoint %s did not reach %d instance(s) within %v (now %d, %s)", endpoint, n, timeout, v.Current, info.Status)
-		}
-		if err := c.sleep(ctx, c.poll()); err != nil {
-			return err
-		}
+		return false, nil
+	})
+	if errors.Is(err, ctxtime.ErrDeadline) {
+		return fmt.Errorf("endpoint %s did not reach %d instance(s) within %v (now %d, %s)", endpoint, n, timeout, v.Current, info.Status)
 	}
+	return err
 }
 
 // writeState writes the state file atomically (temporary file, fsync, rename) so that a kill

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 const testRegion = "us-east-1"
@@ -27,7 +28,7 @@ func motoConfig(url string) aws.Config {
 func newMoto(t *testing.T) (*Control, string) {
 	t.Helper()
 	url := testenv.Moto(t)
-	c := NewControl(motoConfig(url), Retry{Base: time.Millisecond, Max: 10 * time.Millisecond})
+	c := NewControl(motoConfig(url), awsconf.Retry{Base: time.Millisecond, Max: 10 * time.Millisecond})
 	c.Poll = time.Millisecond
 	return c, url
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 	"github.com/kokoro-sm/kokoro/scaling"
 )
 
@@ -130,21 +131,24 @@ type ScalingObs struct {
 // WatchScaling reads the variant's counts and the named alarms every interval until ctx ends,
 // handing each reading to on. Read errors end the watch.
 func (c *Control) WatchScaling(ctx context.Context, endpoint, variant string, alarms []string, every time.Duration, on func(ScalingObs)) error {
-	for {
+	var readErr error
+	_ = ctxtime.PollUntil(ctx, every, time.Time{}, func() (bool, error) {
 		info, err := c.endpointStatus(ctx, endpoint)
 		if err != nil {
-			return err
+			readErr = err
+			return false, err
 		}
 		o := ScalingObs{At: time.Now().UTC(), Status: info.Status}
 		if v, ok := info.Variant(variant); ok {
 			o.Desired, o.Current = v.Desired, v.Current
 		}
 		if o.Alarms, err = c.Alarms(ctx, alarms); err != nil {
-			return err
+			readErr = err
+			return false, err
 		}
 		on(o)
-		if err := c.sleep(ctx, every); err != nil {
-			return nil
-		}
-	}
+		return false, nil
+	})
+	// The watch ends when ctx does; only a failed read is an error.
+	return readErr
 }

@@ -16,7 +16,8 @@ import (
 
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 // TestEmulatorPublishesConcurrencyToCloudWatch: three invocations held open on one instance
@@ -42,7 +43,7 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 	em, err := emulate.New(emulate.Config{
 		EndpointName: "ep", Region: "us-east-1",
 		Variants:     []emulate.Variant{{Name: "AllTraffic", Instances: []string{container.URL}}},
-		Metrics:      sagemaker.NewMetricPublisher(cfg, motoURL),
+		Metrics:      smruntime.NewMetricPublisher(cfg, motoURL),
 		MetricPeriod: 500 * time.Millisecond, SampleEvery: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)),
 	})
@@ -54,7 +55,7 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	client, err := sagemaker.NewStreamClient(cfg, sagemaker.RuntimeOptions{Endpoint: sagemaker.Endpoint{Name: "ep"}, EndpointURL: emuURL})
+	client, err := smruntime.NewStreamClient(cfg, smruntime.Options{Endpoint: smruntime.Endpoint{Name: "ep"}, EndpointURL: emuURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,10 +75,10 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 
 	cw := cloudwatch.NewFromConfig(cfg, func(o *cloudwatch.Options) {
 		o.BaseEndpoint = aws.String(motoURL)
-		o.Protocol = sagemaker.CloudWatchProtocol()
+		o.Protocol = awsconf.CloudWatchProtocol()
 	})
 	out, err := cw.GetMetricStatistics(context.Background(), &cloudwatch.GetMetricStatisticsInput{
-		Namespace: aws.String(sagemaker.MetricNamespace), MetricName: aws.String(sagemaker.MetricConcurrentRequests),
+		Namespace: aws.String(smruntime.MetricNamespace), MetricName: aws.String(smruntime.MetricConcurrentRequests),
 		Dimensions: []cwtypes.Dimension{
 			{Name: aws.String("EndpointName"), Value: aws.String("ep")},
 			{Name: aws.String("VariantName"), Value: aws.String("AllTraffic")},

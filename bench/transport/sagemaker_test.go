@@ -19,7 +19,7 @@ import (
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 const (
@@ -43,12 +43,12 @@ func sageMakerOptions(t testing.TB, url, endpoint string, maxConns int) transpor
 	cfg := aws.Config{Region: emuRegion, Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 		return aws.Credentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "not-checked"}, nil
 	})}
-	o := sagemaker.RuntimeOptions{Endpoint: sagemaker.Endpoint{Name: endpoint, Variant: "AllTraffic"}, EndpointURL: url, MaxConns: maxConns}
-	sc, err := sagemaker.NewStreamClient(cfg, o)
+	o := smruntime.Options{Endpoint: smruntime.Endpoint{Name: endpoint, Variant: "AllTraffic"}, EndpointURL: url, MaxConns: maxConns}
+	sc, err := smruntime.NewStreamClient(cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bc, err := sagemaker.NewBidiClient(cfg, o)
+	bc, err := smruntime.NewBidiClient(cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}

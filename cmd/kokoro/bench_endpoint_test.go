@@ -12,6 +12,8 @@ import (
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 // TestBenchQmaxOnAnEndpoint runs the whole cloud path of a ladder: `bench qmax` reaches the
@@ -32,14 +34,14 @@ func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 	// and a busy machine would have to add another second to a request to move Q_max.
 	delay.Store(int64(time.Second))
 	container := standIn(t, &delay, nil)
-	cfg, err := sagemaker.LoadConfig(context.Background(), sagemaker.Options{Region: cloudRegion, Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}})
+	cfg, err := awsconf.LoadConfig(context.Background(), awsconf.Options{Region: cloudRegion, Deadlines: awsconf.Deadlines{Answer: 2 * time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	emu := emulatetest.Start(t, emulate.Config{
 		EndpointName: name, Region: cloudRegion,
 		Variants: []emulate.Variant{{Name: sagemaker.DefaultVariant, Instances: []string{container}}},
-		Metrics:  sagemaker.NewMetricPublisher(cfg, url),
+		Metrics:  smruntime.NewMetricPublisher(cfg, url),
 	})
 
 	out := t.TempDir()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -13,15 +12,16 @@ import (
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 )
 
 // sageMakerFlags select the endpoint the sagemaker-* transports measure.
 type sageMakerFlags struct {
-	endpoint, variant, container string
-	region, profile, endpointURL string
-	runtimeURL                   string
-	instanceType, imageDigest    string
-	timeout                      time.Duration
+	endpoint, variant         string
+	aws                       awsFlags
+	runtime                   runtimeFlags
+	instanceType, imageDigest string
 	// freeze runs the ladder under the control plane: autoscaling suspended and one instance
 	// pinned (restored on exit), capacity watched, CloudWatch's concurrency read per rung, and
 	// the fingerprint read from the endpoint itself.
@@ -32,26 +32,17 @@ type sageMakerFlags struct {
 func addSageMakerFlags(fl *pflag.FlagSet, f *sageMakerFlags) {
 	fl.StringVar(&f.endpoint, "endpoint-name", "", "sagemaker-*: the endpoint to measure")
 	fl.StringVar(&f.variant, "variant", "", "sagemaker-*: production variant every request targets (TargetVariant)")
-	fl.StringVar(&f.container, "target-container", "", "sagemaker-stream: TargetContainerHostname of a multi-container endpoint")
-	fl.StringVar(&f.region, "region", "", "sagemaker-*: AWS region (default: the SDK's chain, AWS_REGION, the profile)")
-	fl.StringVar(&f.profile, "profile", "", "sagemaker-*: named profile of the shared AWS config files")
-	fl.StringVar(&f.endpointURL, "aws-endpoint-url", "", "sagemaker-*: send every AWS call to this address instead of AWS's (a moto server, kokoro emulate)")
-	fl.StringVar(&f.runtimeURL, "runtime-endpoint-url", "", "sagemaker-*: the runtime API's address when it differs from --aws-endpoint-url: kokoro emulate, or a VPC endpoint")
+	f.runtime.add(fl)
+	f.aws.add(fl, "sagemaker-*: ")
 	fl.BoolVar(&f.freeze, "freeze", true, "sagemaker-*: suspend autoscaling and pin one instance for the ladder (restored on exit, or by kokoro thaw), watch the capacity, read CloudWatch's concurrency per rung and the fingerprint from the endpoint; --freeze=false measures through the runtime API alone (kokoro emulate without a control plane)")
 	fl.StringVar(&f.stateDir, "state-dir", "", "sagemaker-*: directory of the freeze's state file (default: KOKORO_STATE_DIR, $XDG_STATE_HOME/kokoro or ~/.local/state/kokoro)")
 	fl.StringVar(&f.instanceType, "instance-type", "", "sagemaker-*: the endpoint's instance type for the artifact's fingerprint, when the endpoint is not read (--freeze=false)")
 	fl.StringVar(&f.imageDigest, "image-digest", "", "sagemaker-*: the container image digest for the fingerprint (sha256:…), when the endpoint does not report one")
-	addAWSTimeoutFlag(fl, &f.timeout)
-}
-
-// deadlines are the AWS calls' deadlines from --aws-timeout.
-func (f sageMakerFlags) deadlines() sagemaker.Deadlines {
-	return sagemaker.Deadlines{Answer: f.timeout}
 }
 
 // runtimeFlag names the flag the runtime's address came from, for messages.
 func (f sageMakerFlags) runtimeFlag() string {
-	if f.runtimeURL != "" {
+	if f.runtime.url != "" {
 		return "--runtime-endpoint-url"
 	}
 	return "--aws-endpoint-url"
@@ -65,40 +56,40 @@ func (f sageMakerFlags) open(ctx context.Context, name string, maxConns int) (*t
 	if f.endpoint == "" {
 		return nil, artifact.Target{}, nil, fmt.Errorf("transport %s needs --endpoint-name", name)
 	}
-	cfg, err := sagemaker.LoadConfig(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, Deadlines: f.deadlines()})
+	cfg, err := awsconf.LoadConfig(ctx, awsconf.Options{Region: f.aws.region, Profile: f.aws.profile, Deadlines: f.aws.deadlines()})
 	if err != nil {
 		return nil, artifact.Target{}, nil, err
 	}
 	// Credentials are resolved now, as the control-plane commands do, so that a run without
 	// any fails before the preflight with the same line.
-	if err := sagemaker.CheckCredentials(ctx, cfg); err != nil {
+	if err := awsconf.CheckCredentials(ctx, cfg); err != nil {
 		return nil, artifact.Target{}, nil, err
 	}
-	o := sagemaker.RuntimeOptions{
-		Endpoint:     sagemaker.Endpoint{Name: f.endpoint, Variant: f.variant, TargetContainer: f.container},
+	o := smruntime.Options{
+		Endpoint:     smruntime.Endpoint{Name: f.endpoint, Variant: f.variant, TargetContainer: f.runtime.container},
 		EndpointURL:  f.runtimeAddress(),
 		EndpointFlag: f.runtimeFlag(),
 		MaxConns:     maxConns,
-		Deadlines:    f.deadlines(),
+		Deadlines:    f.aws.deadlines(),
 	}
 	target := artifact.Target{
 		Kind: artifact.TargetSageMaker, Endpoint: f.endpoint, Variant: f.variant, Region: cfg.Region,
 		InstanceType: f.instanceType, ImageDigest: f.imageDigest, BaseURL: f.runtimeAddress(),
 	}
-	sm := &transport.SageMaker{PreflightTimeout: f.deadlines().Preflight()}
+	sm := &transport.SageMaker{PreflightTimeout: f.aws.deadlines().Preflight()}
 	if u := f.runtimeAddress(); u != "" {
 		sm.Where = u + " (" + f.runtimeFlag() + ")"
 	}
 	closeFn := func() {}
 	switch name {
 	case artifact.TransportSageMakerStream:
-		c, err := sagemaker.NewStreamClient(cfg, o)
+		c, err := smruntime.NewStreamClient(cfg, o)
 		if err != nil {
 			return nil, target, nil, err
 		}
 		sm.InvokeStream = c.InvokeStream
 	case artifact.TransportSageMakerBidi:
-		c, err := sagemaker.NewBidiClient(cfg, o)
+		c, err := smruntime.NewBidiClient(cfg, o)
 		if err != nil {
 			return nil, target, nil, err
 		}
@@ -129,10 +120,10 @@ func (f sageMakerFlags) describe() string {
 // runtimeAddress is where the runtime calls go: --runtime-endpoint-url, else
 // --aws-endpoint-url, else AWS ("").
 func (f sageMakerFlags) runtimeAddress() string {
-	if f.runtimeURL != "" {
-		return f.runtimeURL
+	if f.runtime.url != "" {
+		return f.runtime.url
 	}
-	return f.endpointURL
+	return f.aws.endpointURL
 }
 
 // controlPlane connects to the endpoint's control plane for a ladder: the hooks that freeze,
@@ -141,7 +132,7 @@ func (f sageMakerFlags) runtimeAddress() string {
 // endpoint does not report (an image named by tag, with no resolved digest) comes from
 // --image-digest.
 func (f sageMakerFlags) controlPlane(ctx context.Context, transportName, model string, log io.Writer) (bench.Hooks, artifact.Target, error) {
-	c, err := controlFor(ctx, sagemaker.Options{Region: f.region, Profile: f.profile, EndpointURL: f.endpointURL, Deadlines: f.deadlines()})
+	c, err := f.aws.control(ctx)
 	if err != nil {
 		return bench.Hooks{}, artifact.Target{}, err
 	}
@@ -170,29 +161,23 @@ type probeTarget struct {
 	url               string
 	aws               awsFlags
 	endpoint, variant string
-	runtimeURL        string
-	targetContainer   string
+	runtime           runtimeFlags
 }
 
 // addProbeTargetFlags adds the flags a probe needs beyond the command's own: where the runtime
 // API is and which container of a multi-container endpoint to reach.
 func addProbeTargetFlags(fl *pflag.FlagSet, p *probeTarget) {
 	fl.StringVar(&p.url, "url", "", "base URL for the http and ws transports")
-	fl.StringVar(&p.runtimeURL, "runtime-endpoint-url", "", "sagemaker-*: the runtime API's address when it differs from --aws-endpoint-url (kokoro emulate, a VPC endpoint)")
-	fl.StringVar(&p.targetContainer, "target-container", "", "sagemaker-stream: TargetContainerHostname of a multi-container endpoint")
+	p.runtime.add(fl)
 }
 
-// openProbeTransport builds the transport a probe load runs over, with maxConns connections.
-// close releases what the SageMaker clients hold.
-func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConns int) (transport.Transport, func(), error) {
+// openProbe builds the transport a probe load runs over, with maxConns connections. close
+// releases the transport, then what the SageMaker clients hold.
+func openProbe(ctx context.Context, name string, p probeTarget, maxConns int) (bench.Transport, func(), error) {
 	o := transport.Options{BaseURL: p.url, MaxConns: maxConns}
 	closeFn := func() {}
 	if isSageMakerTransport(name) {
-		f := sageMakerFlags{
-			endpoint: p.endpoint, variant: p.variant, container: p.targetContainer,
-			region: p.aws.region, profile: p.aws.profile, endpointURL: p.aws.endpointURL, runtimeURL: p.runtimeURL,
-			timeout: p.aws.timeout,
-		}
+		f := sageMakerFlags{endpoint: p.endpoint, variant: p.variant, aws: p.aws, runtime: p.runtime}
 		sm, _, c, err := f.open(ctx, name, maxConns)
 		if err != nil {
 			return nil, nil, err
@@ -204,7 +189,7 @@ func openProbeTransport(ctx context.Context, name string, p probeTarget, maxConn
 		closeFn()
 		return nil, nil, err
 	}
-	return tr, closeFn, nil
+	return tr, func() { tr.Close(); closeFn() }, nil
 }
 
 // writeFreezePlan says, for a dry run, what the ladder would change on the endpoint and put
@@ -215,7 +200,7 @@ func (f sageMakerFlags) writeFreezePlan(w io.Writer) {
 		variant = sagemaker.DefaultVariant
 	}
 	rid := sagemaker.ResourceID(f.endpoint, variant)
-	fmt.Fprintf(w, "around the ladder (--freeze), after recording the variant's scaling and count in %s:\n", sagemaker.StatePath(stateDir(f.stateDir), orDefault(f.region, "REGION"), f.endpoint, variant))
+	fmt.Fprintf(w, "around the ladder (--freeze), after recording the variant's scaling and count in %s:\n", sagemaker.StatePath(stateDir(f.stateDir), orDefault(f.aws.region, "REGION"), f.endpoint, variant))
 	fmt.Fprintf(w, "would call application-autoscaling:RegisterScalableTarget %s: SuspendedState → scale-in,scale-out,scheduled (when a target is registered)\n", rid)
 	fmt.Fprintf(w, "would call sagemaker:UpdateEndpointWeightsAndCapacities %s: variant %s DesiredInstanceCount → 1 (when it is not 1)\n", f.endpoint, variant)
 	fmt.Fprintf(w, "and after it, on every exit: the same two calls putting the recorded count and scaling back (kokoro thaw --dry-run shows them for a run that was killed)\n")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/scaleout"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/sagemaker"
@@ -50,7 +50,7 @@ configuration unless --allow-config-mismatch.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runBenchTTotal(cmd, f) },
 	}
 	fl := cmd.Flags()
-	f.aws.add(fl)
+	f.aws.add(fl, "")
 	fl.StringVar(&f.endpoint, "endpoint-name", "", "SageMaker endpoint to scale out")
 	fl.StringVar(&f.variant, "variant", sagemaker.DefaultVariant, "production variant")
 	fl.StringVar(&f.qmax, "qmax", "", "qmax artifact of this endpoint's configuration: sizes the probe and its recovery target")
@@ -126,97 +126,40 @@ func runBenchTTotal(cmd *cobra.Command, f ttotalFlags) error {
 	if err != nil {
 		return err
 	}
-	if fp := target.Fingerprint(); fp != q.Fingerprint && !f.allowConfigMismatch {
-		return fmt.Errorf("the qmax artifact measured another configuration (%s, fingerprint %.12s) than %s runs now (%s, fingerprint %.12s: instance type, image digest, container environment): measure it again, or pass --allow-config-mismatch",
-			q.Slug, q.Fingerprint, f.endpoint, target.Slug(), fp)
-	}
-	from := max(1, v.Current)
-	p := f.concurrency
-	if p == 0 {
-		p = q.QMax * from
-	}
-	if p < 1 {
-		return errors.New("the qmax artifact has Q_max 0: pass --probe-concurrency")
-	}
-	expected := scaleout.ExpectedP95(q, float64(p)/float64(from))
-	recovered := f.recoveredMs
-	if recovered <= 0 {
-		recovered = 1.25 * scaleout.ExpectedP95(q, float64(p)/float64(from+1))
-	}
-	if math.IsNaN(recovered) || recovered <= 0 {
-		return errors.New("the qmax artifact has no completed rung to set the recovery target from: pass --recovered-ms")
-	}
 	f.probe.aws, f.probe.endpoint, f.probe.variant = f.aws, f.endpoint, f.variant
-	tr, closeClients, err := openProbeTransport(ctx, f.transport, f.probe, p)
-	if err != nil {
-		return err
+	job := &scaleout.TTotalJob{
+		Cloud: ttotalCloud{c: c, endpoint: f.endpoint, variant: f.variant},
+		Freeze: func(ctx context.Context) (func(context.Context) error, error) {
+			stateFile = sagemaker.StatePath(stateDir(f.stateDir), c.Region, f.endpoint, f.variant)
+			frozen, err := c.Freeze(ctx, sagemaker.FreezeSpec{Endpoint: f.endpoint, Variant: f.variant, RestoreCount: true, StateFile: stateFile, Purpose: "bench ttotal"})
+			if err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context) error {
+				fmt.Fprintf(errw, "restoring %s/%s to %d instance(s) and its scaling as recorded\n", f.endpoint, f.variant, frozen.State.DesiredInstanceCount)
+				return frozen.Thaw(ctx)
+			}, nil
+		},
+		OpenProbe: func(ctx context.Context, n int) (bench.Transport, func(), error) {
+			return openProbe(ctx, f.transport, f.probe, n)
+		},
+		Qmax: q, QmaxFile: filepath.Base(f.qmax), Target: target, AllowConfigMismatch: f.allowConfigMismatch,
+		Current:  v.Current,
+		Endpoint: f.endpoint, Variant: f.variant, Transport: f.transport,
+		ProbeConcurrency: f.concurrency, RecoveredMs: f.recoveredMs, Voice: f.voice,
+		PolicyLagBoundS: f.policyLag,
+		Config: scaleout.Config{
+			Lead: f.lead, Poll: f.poll, MaxWait: f.maxWait, Hold: f.hold,
+			RecoverWindow: f.recoverWindow, LogWait: f.logWait,
+		},
+		Provenance: func() artifact.Provenance { return artifact.NewProvenance(time.Now(), version, os.Args) },
+		OutDir:     f.out, Out: out, Log: errw,
 	}
-	defer closeClients()
-	defer tr.Close()
-
-	stateFile = sagemaker.StatePath(stateDir(f.stateDir), c.Region, f.endpoint, f.variant)
-	frozen, err := c.Freeze(ctx, sagemaker.FreezeSpec{Endpoint: f.endpoint, Variant: f.variant, RestoreCount: true, StateFile: stateFile, Purpose: "bench ttotal"})
-	if err != nil {
-		return err
+	path, err := job.Run(ctx)
+	var interrupted *scaleout.InterruptedError
+	if errors.As(err, &interrupted) {
+		return &exitError{code: 130, err: err}
 	}
-	thawed := false
-	thaw := func() error {
-		if thawed {
-			return nil
-		}
-		thawed = true
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 25*time.Minute)
-		defer cancel()
-		fmt.Fprintf(errw, "restoring %s/%s to %d instance(s) and its scaling as recorded\n", f.endpoint, f.variant, frozen.State.DesiredInstanceCount)
-		return frozen.Thaw(tctx)
-	}
-	defer func() { _ = thaw() }() // panics and early returns; the normal path thaws below
-
-	fmt.Fprintf(errw, "ttotal: %s/%s, %d instance(s), probe %d in flight over %s, recovered at p95 ≤ %.0f ms\n", f.endpoint, f.variant, from, p, f.transport, recovered)
-	res, runErr := scaleout.Run(ctx, ttotalCloud{c: c, endpoint: f.endpoint, variant: f.variant}, scaleout.Config{
-		Probe:         &scaleout.Probe{Transport: tr, Concurrency: p, Voice: f.voice},
-		Lead:          f.lead,
-		Poll:          f.poll,
-		MaxWait:       f.maxWait,
-		Hold:          f.hold,
-		RecoverTarget: time.Duration(recovered * float64(time.Millisecond)),
-		RecoverWindow: f.recoverWindow,
-		LogWait:       f.logWait,
-		OnEvent:       func(s string) { fmt.Fprintln(errw, s) },
-	})
-	thawErr := thaw()
-	if runErr != nil {
-		err := errors.Join(runErr, thawErr)
-		if ctx.Err() != nil {
-			return &exitError{code: 130, err: fmt.Errorf("interrupted; no artifact written: %w", err)}
-		}
-		return err
-	}
-	if thawErr != nil {
-		return thawErr
-	}
-	a, err := res.Artifact(scaleout.Meta{
-		Target:     target,
-		Provenance: artifact.NewProvenance(time.Now(), version, os.Args),
-		Trigger:    scaleout.TriggerForceDesired, Pairs: q.Ref(filepath.Base(f.qmax)),
-		PolicyLagBoundS: f.policyLag, ProbeConcurrency: p,
-		P95ExpectedBeforeMs: expected, P95RecoveredTargetMs: recovered,
-	})
-	if err != nil {
-		return err
-	}
-	tab, err := scaleout.NewTable(a.Stages)
-	if err != nil {
-		return err
-	}
-	if err := tab.Write(out); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "T_total %.1f s measured, %.1f s with the %.0f s policy-lag bound (what kokoro plan sizes against)\n", a.MeasuredS, a.PlanningS, a.PolicyLagBoundS)
-	for _, n := range a.Notes {
-		fmt.Fprintln(out, "note:", n)
-	}
-	path, err := artifact.Write(f.out, a)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // The cloud commands' tests run against moto with its test credentials in the environment,
@@ -61,7 +62,7 @@ func runRootTo(t *testing.T, out *testenv.Buffer, args ...string) (string, error
 // testControl is the test's own view of moto, outside the commands.
 func testControl(t *testing.T, url string) *sagemaker.Control {
 	t.Helper()
-	c, err := controlFor(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: url, Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}})
+	c, err := controlFor(context.Background(), awsconf.Options{Region: cloudRegion, EndpointURL: url, Deadlines: awsconf.Deadlines{Answer: 2 * time.Minute}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,8 @@ import (
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/planner"
-	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
+	"github.com/kokoro-sm/kokoro/sagemaker/smruntime"
 	"github.com/kokoro-sm/kokoro/scaling"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -77,7 +78,7 @@ is not checked. See docs/emulator.md for what behaves like SageMaker and what do
 	fl.DurationVar(&f.invocationTimeout, "invocation-timeout", emulate.DefaultInvocationTimeout, "limit on InvokeEndpoint and the response stream, as SageMaker's 60 s")
 	fl.DurationVar(&f.sessionTimeout, "session-timeout", 0, "limit on a bidirectional session; 0 = none")
 	fl.StringVar(&f.cloudwatchURL, "cloudwatch-url", "", "publish ConcurrentRequestsPerModel to this CloudWatch API (e.g. moto); empty: publish nothing")
-	fl.DurationVar(&f.metricPeriod, "metric-period", sagemaker.MetricPeriod, "period of the published metric")
+	fl.DurationVar(&f.metricPeriod, "metric-period", smruntime.MetricPeriod, "period of the published metric")
 	fl.Float64Var(&f.throttle, "fault-throttle", 0, "fraction of calls refused with ThrottlingException")
 	fl.Float64Var(&f.streamFailure, "fault-stream-failure", 0, "fraction of streams ended by InternalStreamFailure after their first part")
 	fl.BoolVar(&f.tls, "tls", false, "serve HTTPS (HTTP/1.1 and HTTP/2 by ALPN) with a certificate of a local authority, whose CA file is printed for clients")
@@ -147,14 +148,14 @@ func runEmulate(cmd *cobra.Command, f emulateFlags) error {
 		Logger:       log,
 	}
 	if f.cloudwatchURL != "" {
-		awsCfg, err := sagemaker.LoadConfig(ctx, sagemaker.Options{Region: f.region})
+		awsCfg, err := awsconf.LoadConfig(ctx, awsconf.Options{Region: f.region})
 		if err != nil {
 			return err
 		}
-		if err := sagemaker.CheckCredentials(ctx, awsCfg); err != nil {
+		if err := awsconf.CheckCredentials(ctx, awsCfg); err != nil {
 			return err
 		}
-		cfg.Metrics = sagemaker.NewMetricPublisher(awsCfg, f.cloudwatchURL)
+		cfg.Metrics = smruntime.NewMetricPublisher(awsCfg, f.cloudwatchURL)
 	}
 	caPath := ""
 	if f.tls {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,57 +11,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/kokoro-sm/kokoro/sagemaker"
 )
-
-// awsFlags select the account, region and (for moto or the local emulator) the API address of
-// every cloud command.
-type awsFlags struct {
-	region, profile, endpointURL string
-	timeout                      time.Duration
-}
-
-func (a *awsFlags) add(fl *pflag.FlagSet) {
-	fl.StringVar(&a.region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
-	fl.StringVar(&a.profile, "profile", "", "named profile of the AWS config files (default: AWS_PROFILE)")
-	fl.StringVar(&a.endpointURL, "aws-endpoint-url", "", "send every AWS call to this address (a moto server or the local emulator) instead of AWS")
-	addAWSTimeoutFlag(fl, &a.timeout)
-}
-
-// addAWSTimeoutFlag adds --aws-timeout, the deadline of every AWS call's answer (default:
-// KOKORO_AWS_TIMEOUT, else sagemaker.DefaultAnswerTimeout).
-func addAWSTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
-	def := sagemaker.DefaultAnswerTimeout
-	if v, err := time.ParseDuration(os.Getenv("KOKORO_AWS_TIMEOUT")); err == nil && v > 0 {
-		def = v
-	}
-	fl.DurationVar(d, "aws-timeout", def, "longest wait for an AWS call's answer (and 1.5× that for the bench's preflight); an address that is silent longer fails with a line naming it (env KOKORO_AWS_TIMEOUT)")
-}
-
-func (a awsFlags) options() sagemaker.Options {
-	return sagemaker.Options{Region: a.region, Profile: a.profile, EndpointURL: a.endpointURL, Deadlines: sagemaker.Deadlines{Answer: a.timeout}}
-}
-
-// control resolves the configuration and the credentials once, so that a command without
-// credentials fails before it calls anything, with a message that says how to provide them.
-func (a awsFlags) control(ctx context.Context) (*sagemaker.Control, error) {
-	return controlFor(ctx, a.options())
-}
-
-func controlFor(ctx context.Context, o sagemaker.Options) (*sagemaker.Control, error) {
-	cfg, err := sagemaker.LoadConfig(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	if err := sagemaker.CheckCredentials(ctx, cfg); err != nil {
-		return nil, err
-	}
-	c := sagemaker.NewControl(cfg, sagemaker.Retry{})
-	c.Where, c.Deadlines = o.Where(), o.Deadlines
-	return c, nil
-}
 
 func newEndpointCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -107,7 +58,7 @@ overriding earlier ones.`,
 		},
 	}
 	fl := cmd.Flags()
-	f.aws.add(fl)
+	f.aws.add(fl, "")
 	fl.StringVar(&f.spec.Image, "image", "", "container image URI in ECR (by tag or @sha256 digest)")
 	fl.StringVar(&f.spec.Role, "role", "", "execution role ARN that SageMaker assumes (ECR pull, CloudWatch Logs)")
 	fl.StringVar(&f.spec.InstanceType, "instance-type", "ml.g5.xlarge", "instance type")
@@ -281,7 +232,7 @@ func newEndpointDescribeCmd() *cobra.Command {
 			return nil
 		},
 	}
-	a.add(cmd.Flags())
+	a.add(cmd.Flags(), "")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -365,7 +316,7 @@ delete can be run again.`,
 		},
 	}
 	fl := cmd.Flags()
-	a.add(fl)
+	a.add(fl, "")
 	fl.StringVar(&variant, "variant", sagemaker.DefaultVariant, "production variant whose autoscaling to deregister")
 	fl.BoolVar(&dryRun, "dry-run", false, "print the calls; change nothing")
 	fl.DurationVar(&wait, "wait", 20*time.Minute, "longest wait for the endpoint to disappear")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // endpointHookOptions say which endpoint a ladder measures and how its hooks behave.
@@ -29,7 +30,7 @@ type endpointHookOptions struct {
 // the client's mean in-flight count. `bench qmax` calls it for the SageMaker transports:
 //
 //	job.Ladder.Hooks, err = sagemakerHooks(ctx, awsOpts, endpointHookOptions{Endpoint: f.endpointName, Variant: f.variant})
-func sagemakerHooks(ctx context.Context, o sagemaker.Options, h endpointHookOptions) (bench.Hooks, error) {
+func sagemakerHooks(ctx context.Context, o awsconf.Options, h endpointHookOptions) (bench.Hooks, error) {
 	c, err := controlFor(ctx, o)
 	if err != nil {
 		return bench.Hooks{}, err

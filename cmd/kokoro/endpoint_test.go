@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 func TestEndpointDeployDescribeDelete(t *testing.T) {
@@ -59,7 +60,7 @@ func TestEndpointDeployDescribeDelete(t *testing.T) {
 		t.Fatalf("delete: %v\n%s", err, out)
 	}
 	_, err = runRoot(t, append([]string{"endpoint", "describe", "tts-cli"}, cloudArgs(url)...)...)
-	if !errors.Is(err, sagemaker.ErrNotFound) || !strings.Contains(err.Error(), "not found in region us-east-1") {
+	if !errors.Is(err, awsconf.ErrNotFound) || !strings.Contains(err.Error(), "not found in region us-east-1") {
 		t.Fatalf("describe after delete: %v", err)
 	}
 	if out, err := runRoot(t, append([]string{"endpoint", "delete", "tts-cli"}, cloudArgs(url)...)...); err != nil {
@@ -73,7 +74,7 @@ func TestEndpointDeployDescribeDelete(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
 	_, err = runRoot(t, deployArgs(url, "tts-cli", "1")...)
-	if !errors.Is(err, sagemaker.ErrNoCredentials) || strings.Contains(err.Error(), "\n") {
+	if !errors.Is(err, awsconf.ErrNoCredentials) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("no credentials: %v", err)
 	}
 }

@@ -6,16 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/scaleout"
 	"github.com/kokoro-sm/kokoro/bench/transport"
 	"github.com/kokoro-sm/kokoro/planner"
@@ -39,7 +38,7 @@ type policyFlags struct {
 }
 
 func (p *policyFlags) add(fl *pflag.FlagSet) {
-	p.aws.add(fl)
+	p.aws.add(fl, "")
 	fl.StringVar(&p.plan, "plan", "", "plan.json, or the directory `kokoro plan --out` wrote")
 	fl.StringVar(&p.endpoint, "endpoint", "", "endpoint the policy is for (default: the plan's)")
 }
@@ -216,7 +215,19 @@ func runPolicyValidate(cmd *cobra.Command, f policyFlags, p probeFlags) error {
 	}
 	if p.on {
 		p.target.aws, p.target.endpoint, p.target.variant = f.aws, endpoint, variant
-		fired, err := validateProbe(ctx, out, c, plan, docs, live, endpoint, variant, p)
+		tr := p.transport
+		if tr == "" {
+			tr = plan.Source.Transport
+		}
+		job := &scaleout.PolicyProbeJob{
+			Scaling: policyWatch{c: c, live: live, docs: docs, endpoint: endpoint, variant: variant},
+			OpenProbe: func(ctx context.Context, n int) (bench.Transport, func(), error) {
+				return openProbe(ctx, tr, p.target, n)
+			},
+			Transport: tr, CScaleMax: plan.Thresholds.CScaleMax, Concurrency: p.concurrency,
+			Duration: p.duration, Every: p.every, Voice: p.voice, Out: out,
+		}
+		fired, err := job.Run(ctx)
 		if err != nil {
 			return err
 		}
@@ -230,99 +241,33 @@ func runPolicyValidate(cmd *cobra.Command, f policyFlags, p probeFlags) error {
 	return nil
 }
 
-// validateProbe holds load above the scale-out target and reports when the alarm fired and
-// capacity moved; it reports false when nothing scaled out.
-func validateProbe(ctx context.Context, out io.Writer, c *sagemaker.Control, plan *planner.Plan, docs planner.Documents,
-	live *sagemaker.LiveScaling, endpoint, variant string, p probeFlags) (bool, error) {
-	if p.transport == "" {
-		p.transport = plan.Source.Transport
-	}
-	info, err := c.Status(ctx, endpoint)
-	if err != nil {
-		return false, err
-	}
-	v, _ := info.Variant(variant)
-	if p.concurrency == 0 {
-		p.concurrency = int(math.Ceil(1.5 * plan.Thresholds.CScaleMax * float64(max(1, v.Current))))
-	}
-	alarms, err := c.ScaleOutAlarmNames(ctx, live, docs)
-	if err != nil {
-		return false, err
-	}
-	if len(alarms) == 0 {
-		return false, errors.New("probe: the target-tracking policy has no alarm to watch: `kokoro policy apply` first")
-	}
-	tr, closeClients, err := openProbeTransport(ctx, p.transport, p.target, p.concurrency)
-	if err != nil {
-		return false, err
-	}
-	defer closeClients()
-	defer tr.Close()
-	fmt.Fprintf(out, "probe: %d in flight over %s for %v against a scale-out target of %.4g per instance (%d instance(s)); watching %s\n",
-		p.concurrency, p.transport, p.duration, plan.Thresholds.CScaleMax, v.Current, strings.Join(alarms, ", "))
+// policyWatch is a policy probe's view of one endpoint variant and its scale-out alarms.
+type policyWatch struct {
+	c                 *sagemaker.Control
+	live              *sagemaker.LiveScaling
+	docs              planner.Documents
+	endpoint, variant string
+}
 
-	pctx, cancel := context.WithTimeout(ctx, p.duration)
-	defer cancel()
-	probe := &scaleout.Probe{Transport: tr, Concurrency: p.concurrency, Voice: p.voice}
-	start := time.Now().UTC()
-	stopProbe := probe.Start(pctx)
-	var (
-		mu                        sync.Mutex
-		alarmAt, desiredAt, curAt time.Time
-		alarmName                 string
-		peakDesired, peakCurrent  = v.Desired, v.Current
-	)
-	werr := c.WatchScaling(pctx, endpoint, variant, alarms, p.every, func(o sagemaker.ScalingObs) {
-		mu.Lock()
-		defer mu.Unlock()
+func (w policyWatch) Counts(ctx context.Context) (int, int, error) {
+	info, err := w.c.Status(ctx, w.endpoint)
+	if err != nil {
+		return 0, 0, err
+	}
+	v, _ := info.Variant(w.variant)
+	return v.Desired, v.Current, nil
+}
+
+func (w policyWatch) ScaleOutAlarms(ctx context.Context) ([]string, error) {
+	return w.c.ScaleOutAlarmNames(ctx, w.live, w.docs)
+}
+
+func (w policyWatch) Watch(ctx context.Context, alarms []string, every time.Duration, on func(scaleout.Reading)) error {
+	return w.c.WatchScaling(ctx, w.endpoint, w.variant, alarms, every, func(o sagemaker.ScalingObs) {
+		r := scaleout.Reading{At: o.At, Desired: o.Desired, Current: o.Current}
 		for _, a := range o.Alarms {
-			if a.State == "ALARM" && alarmAt.IsZero() {
-				alarmAt, alarmName = o.At, a.Name
-				fmt.Fprintf(out, "+%5.0f s  alarm %s: ALARM\n", o.At.Sub(start).Seconds(), a.Name)
-			}
+			r.Alarms = append(r.Alarms, scaleout.AlarmReading{Name: a.Name, State: a.State})
 		}
-		if o.Desired > peakDesired {
-			peakDesired = o.Desired
-			if desiredAt.IsZero() {
-				desiredAt = o.At
-				fmt.Fprintf(out, "+%5.0f s  desired count %d → %d\n", o.At.Sub(start).Seconds(), v.Desired, o.Desired)
-			}
-		}
-		if o.Current > peakCurrent {
-			peakCurrent = o.Current
-			if curAt.IsZero() {
-				curAt = o.At
-				fmt.Fprintf(out, "+%5.0f s  in service: %d instance(s)\n", o.At.Sub(start).Seconds(), o.Current)
-				cancel() // the policy acted: nothing more to learn
-			}
-		}
+		on(r)
 	})
-	stopProbe()
-	if werr != nil && pctx.Err() == nil {
-		return false, werr
-	}
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	s := probe.Samples()
-	var v95 []float64
-	for _, x := range s {
-		v95 = append(v95, float64(x.TTFAB)/float64(time.Millisecond))
-	}
-	if len(v95) > 0 {
-		fmt.Fprintf(out, "probe: %d requests, p95 TTFAB %.0f ms\n", len(v95), scaleout.P95(v95))
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	switch {
-	case alarmAt.IsZero():
-		fmt.Fprintf(out, "FAIL  scale-out               no alarm fired within %v of load above the target\n", p.duration)
-		return false, nil
-	case curAt.IsZero():
-		fmt.Fprintf(out, "FAIL  scale-out               %s fired after %.0f s, but capacity did not come into service within %v\n", alarmName, alarmAt.Sub(start).Seconds(), p.duration)
-		return false, nil
-	}
-	fmt.Fprintf(out, "OK    scale-out               alarm after %.0f s, desired count after %.0f s, new capacity in service after %.0f s\n",
-		alarmAt.Sub(start).Seconds(), desiredAt.Sub(start).Seconds(), curAt.Sub(start).Seconds())
-	return true, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/planner"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 func exitCodeOf(err error) int {
@@ -114,7 +115,7 @@ func TestPolicyApplyDriftValidate(t *testing.T) {
 	// AWS: when the probe's load arrives, the alarm fires and the fleet grows.
 	alarm := "TargetTracking-endpoint/tts-pol/variant/AllTraffic-AlarmHigh-5f3a"
 	cw := cloudwatch.NewFromConfig(aws.Config{Region: cloudRegion, BaseEndpoint: aws.String(url), Credentials: credentials.NewStaticCredentialsProvider("testing", "testing", "")},
-		func(o *cloudwatch.Options) { o.Protocol = sagemaker.CloudWatchProtocol() })
+		func(o *cloudwatch.Options) { o.Protocol = awsconf.CloudWatchProtocol() })
 	if _, err := cw.PutMetricAlarm(ctx, &cloudwatch.PutMetricAlarmInput{
 		AlarmName: aws.String(alarm), Namespace: aws.String(planner.MetricNamespace), MetricName: aws.String(planner.MetricName),
 		Statistic: cwtypes.StatisticMaximum, Period: aws.Int32(10), EvaluationPeriods: aws.Int32(3), Threshold: aws.Float64(37.5),

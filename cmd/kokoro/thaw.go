@@ -114,7 +114,7 @@ thaw would make, each with the fields it changes, and keeps the state files.`,
 		},
 	}
 	fl := cmd.Flags()
-	a.add(fl)
+	a.add(fl, "")
 	fl.StringVar(&endpoint, "endpoint", "", "endpoint whose freeze to undo")
 	fl.StringVar(&variant, "variant", sagemaker.DefaultVariant, "production variant")
 	fl.StringVar(&state, "state", "", "state file to restore from")

@@ -19,6 +19,7 @@ import (
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
 	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/bench/transport"
@@ -93,7 +94,7 @@ func helperFrozenLadder() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	hooks, err := sagemakerHooks(context.Background(), sagemaker.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO"), Deadlines: sagemaker.Deadlines{Answer: 2 * time.Minute}},
+	hooks, err := sagemakerHooks(context.Background(), awsconf.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO"), Deadlines: awsconf.Deadlines{Answer: 2 * time.Minute}},
 		endpointHookOptions{Endpoint: os.Getenv("KOKORO_HELPER_ENDPOINT")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -233,7 +234,7 @@ func publishConcurrency(t *testing.T, url, endpoint string, at time.Time, values
 	t.Helper()
 	cw := cloudwatch.NewFromConfig(aws.Config{Region: cloudRegion, BaseEndpoint: aws.String(url),
 		Credentials: credentials.NewStaticCredentialsProvider("testing", "testing", "")},
-		func(o *cloudwatch.Options) { o.Protocol = sagemaker.CloudWatchProtocol() })
+		func(o *cloudwatch.Options) { o.Protocol = awsconf.CloudWatchProtocol() })
 	var data []cwtypes.MetricDatum
 	for i, v := range values {
 		data = append(data, cwtypes.MetricDatum{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // silentListener accepts connections and never answers on them, until the test ends.
@@ -139,7 +140,7 @@ func TestUnreachableEndpointsFailAtTheirDeadline(t *testing.T) {
 	} {
 		aws := []string{"--region", "us-east-1", "--aws-endpoint-url", tc.url, "--aws-timeout", "300ms"}
 		_, err := runBounded(t, append([]string{"endpoint", "describe", "ep"}, aws...)...)
-		wantLine(t, tc.name+": endpoint describe", err, sagemaker.ErrUnreachable, append([]string{tc.url}, tc.want...)...)
+		wantLine(t, tc.name+": endpoint describe", err, awsconf.ErrUnreachable, append([]string{tc.url}, tc.want...)...)
 
 		for _, tr := range []string{"sagemaker-stream", "sagemaker-bidi"} {
 			_, err := runBounded(t, append([]string{"bench", "qmax", "--transport", tr, "--endpoint-name", "ep", "--freeze=false",
@@ -154,7 +155,7 @@ func TestUnreachableEndpointsFailAtTheirDeadline(t *testing.T) {
 		}
 		_, err = runBounded(t, append([]string{"bench", "ttotal", "--endpoint-name", "ep", "--qmax", qmaxArtifactFor(t, "ep"),
 			"--state-dir", t.TempDir()}, aws...)...)
-		wantLine(t, tc.name+": bench ttotal", err, sagemaker.ErrUnreachable, append([]string{tc.url}, tc.want...)...)
+		wantLine(t, tc.name+": bench ttotal", err, awsconf.ErrUnreachable, append([]string{tc.url}, tc.want...)...)
 	}
 	// The runtime's own flag is named when it set the address.
 	silent := silentListener(t)
@@ -202,10 +203,10 @@ func TestCredentialAndRegionErrorsReadTheSame(t *testing.T) {
 			t.Errorf("%s reads differently by command: %v", what, lines)
 		}
 	}
-	check("no credentials", sagemaker.ErrNoCredentials, []string{"--region", "us-east-1"})
+	check("no credentials", awsconf.ErrNoCredentials, []string{"--region", "us-east-1"})
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDLOCAL")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
 	t.Setenv("AWS_REGION", "")
 	t.Setenv("AWS_DEFAULT_REGION", "")
-	check("no region", sagemaker.ErrRegion, nil)
+	check("no region", awsconf.ErrRegion, nil)
 }

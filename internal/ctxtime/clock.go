@@ -1,4 +1,5 @@
-// Package ctxtime holds the one way kokoro waits: a sleep that a context cuts short.
+// Package ctxtime holds the one way kokoro waits: a sleep that a context cuts short, and a
+// poll built on it that checks a condition at an interval until a deadline.
 package ctxtime
 
 import (

@@ -1,4 +1,4 @@
-package sagemaker
+package awsconf
 
 import (
 	"context"
@@ -66,11 +66,11 @@ func Action(err error) string {
 // Explain turns an error from a control-plane call into the one-line message a user can act
 // on. Errors it does not recognise, and errors already explained, are returned unchanged.
 // region is named in messages where a wrong region is a likely cause.
-func Explain(err error, region string) error { return explain(err, region, Where{}, Deadlines{}) }
+func Explain(err error, region string) error { return ExplainAt(err, region, Where{}, Deadlines{}) }
 
-// explain is Explain with the address the call went to and its deadlines, which the messages
+// ExplainAt is Explain with the address the call went to and its deadlines, which the messages
 // of an unreachable or silent address name.
-func explain(err error, region string, w Where, d Deadlines) error {
+func ExplainAt(err error, region string, w Where, d Deadlines) error {
 	if err == nil {
 		return nil
 	}
@@ -78,7 +78,7 @@ func explain(err error, region string, w Where, d Deadlines) error {
 	if errors.As(err, &done) {
 		return err
 	}
-	if e := explainNetwork(err, w, d); e != nil {
+	if e := ExplainNetwork(err, w, d); e != nil {
 		return e
 	}
 	action := Action(err)
@@ -86,7 +86,7 @@ func explain(err error, region string, w Where, d Deadlines) error {
 	// The SDK resolves credentials inside the call; a failure there carries no type of its
 	// own, only its wording ("get identity: get credentials: …").
 	if errors.As(err, &se) || strings.Contains(err.Error(), "get identity: ") {
-		return noCredentials(err)
+		return NoCredentials(err)
 	}
 	var dns *net.DNSError
 	if errors.As(err, &dns) {
@@ -121,15 +121,16 @@ func explain(err error, region string, w Where, d Deadlines) error {
 		return &Error{Kind: ErrThrottled, Err: err, Msg: fmt.Sprintf("AWS kept throttling %s after %d attempts with backoff: wait a minute and retry, or ask for a higher rate in Service Quotas", orUnknown(action), DefaultRetryAttempts)}
 	case code == "ResourceLimitExceeded" || code == "LimitExceededException" || code == "LimitExceeded" ||
 		code == "ServiceQuotaExceededException":
-		return &Error{Kind: ErrQuota, Err: err, Msg: fmt.Sprintf("AWS quota exceeded (%s): %s — request an increase in the Service Quotas console for region %s, or use fewer or smaller instances", orUnknown(action), oneLine(msg), region)}
+		return &Error{Kind: ErrQuota, Err: err, Msg: fmt.Sprintf("AWS quota exceeded (%s): %s — request an increase in the Service Quotas console for region %s, or use fewer or smaller instances", orUnknown(action), OneLine(msg), region)}
 	case code == "ObjectNotFoundException" || code == "ResourceNotFoundException" || code == "ResourceNotFound" ||
 		strings.HasPrefix(msg, "Could not find"):
-		return &Error{Kind: ErrNotFound, Err: err, Msg: fmt.Sprintf("%s in region %s: check the name and --region", strings.TrimSuffix(oneLine(msg), "."), region)}
+		return &Error{Kind: ErrNotFound, Err: err, Msg: fmt.Sprintf("%s in region %s: check the name and --region", strings.TrimSuffix(OneLine(msg), "."), region)}
 	}
 	return err
 }
 
-func noCredentials(err error) error {
+// NoCredentials is the error of a call that found no credentials to sign with.
+func NoCredentials(err error) error {
 	return &Error{Kind: ErrNoCredentials, Err: err, Msg: "no AWS credentials found: set AWS_PROFILE (or pass --profile), run `aws configure` or `aws sso login`, or export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"}
 }
 
@@ -137,10 +138,10 @@ func noCredentials(err error) error {
 // its first change with a message saying how to provide them.
 func CheckCredentials(ctx context.Context, cfg aws.Config) error {
 	if cfg.Credentials == nil {
-		return noCredentials(errors.New("no credentials provider"))
+		return NoCredentials(errors.New("no credentials provider"))
 	}
 	if _, err := cfg.Credentials.Retrieve(ctx); err != nil {
-		return noCredentials(err)
+		return NoCredentials(err)
 	}
 	return nil
 }
@@ -186,18 +187,5 @@ func orUnknown(s string) string {
 	return s
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// notInService is the error for an endpoint that exists but cannot take the call now.
-func notInService(endpoint, status, reason string) error {
-	msg := fmt.Sprintf("endpoint %s is %s, not InService: ", endpoint, status)
-	switch status {
-	case "Failed":
-		msg += "it failed (" + oneLine(reason) + "); fix the cause, then `kokoro endpoint deploy` again or delete it"
-	case "Creating", "Updating", "SystemUpdating", "RollingBack":
-		msg += "wait until `kokoro endpoint describe " + endpoint + "` shows InService, then retry"
-	default:
-		msg += "it cannot serve; `kokoro endpoint describe " + endpoint + "` shows why"
-	}
-	return &Error{Kind: ErrNotInService, Msg: msg}
-}
+// OneLine folds s (an AWS message, a failure reason) onto one line.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

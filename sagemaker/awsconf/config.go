@@ -1,4 +1,4 @@
-package sagemaker
+package awsconf
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch/schemas"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/aws/smithy-go/transport/http/protocol/awsquery"
 )
 
 // Options selects the AWS account, region and credentials. Empty fields fall back to the SDK's
@@ -39,7 +42,7 @@ func (o Options) Where() Where {
 // Its HTTP client carries o.Deadlines: no call waits longer than they allow to connect or for
 // an answer.
 func LoadConfig(ctx context.Context, o Options) (aws.Config, error) {
-	opts := []func(*config.LoadOptions) error{config.WithHTTPClient(o.Deadlines.client(nil, true))}
+	opts := []func(*config.LoadOptions) error{config.WithHTTPClient(o.Deadlines.HTTPClient(nil, true))}
 	if o.Region != "" {
 		opts = append(opts, config.WithRegion(o.Region))
 	}
@@ -57,4 +60,11 @@ func LoadConfig(ctx context.Context, o Options) (aws.Config, error) {
 		return aws.Config{}, &Error{Kind: ErrRegion, Err: errors.New("no region"), Msg: "no AWS region: pass --region, set AWS_REGION, or name one in the profile's config"}
 	}
 	return cfg, nil
+}
+
+// CloudWatchProtocol is the wire protocol kokoro's CloudWatch clients speak: awsQuery. AWS
+// serves it beside Smithy RPC v2 CBOR, the default of newer SDKs, which moto (the tests' AWS)
+// does not speak; production and tests use this one.
+func CloudWatchProtocol() smithyhttp.ClientProtocol {
+	return awsquery.New(schemas.GraniteServiceVersion20100801)
 }

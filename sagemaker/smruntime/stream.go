@@ -1,4 +1,4 @@
-package sagemaker
+package smruntime
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemakerruntime/schemas"
 	"github.com/aws/aws-sdk-go-v2/service/sagemakerruntime/types"
 	"github.com/aws/smithy-go/transport/http/protocol/restjson1"
+
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // Endpoint says where an invocation goes.
@@ -27,8 +29,8 @@ type Endpoint struct {
 	TargetContainer string
 }
 
-// RuntimeOptions configure the runtime clients.
-type RuntimeOptions struct {
+// Options configure the runtime clients.
+type Options struct {
 	Endpoint
 	// EndpointURL overrides the service's address: `kokoro emulate`, or a VPC interface
 	// endpoint. Empty: the SDK's endpoint rules for the region (and, for the bidirectional
@@ -41,12 +43,12 @@ type RuntimeOptions struct {
 	EndpointFlag string
 	// Deadlines bound connecting and, for a bidirectional session, the service's answer. An
 	// invocation's own length is bounded by its context (the bench's request timeout).
-	Deadlines Deadlines
+	Deadlines awsconf.Deadlines
 }
 
 // where is the runtime's address for messages.
-func (o RuntimeOptions) where() Where {
-	return Options{EndpointURL: o.EndpointURL, EndpointFlag: o.EndpointFlag}.Where()
+func (o Options) where() awsconf.Where {
+	return awsconf.Options{EndpointURL: o.EndpointURL, EndpointFlag: o.EndpointFlag}.Where()
 }
 
 // Content types of the invocation body and of the audio the bench asks for.
@@ -62,16 +64,16 @@ type StreamClient struct {
 	c         *sagemakerruntime.Client
 	ep        Endpoint
 	region    string
-	where     Where
-	deadlines Deadlines
+	where     awsconf.Where
+	deadlines awsconf.Deadlines
 }
 
 // NewStreamClient builds the client from an SDK configuration (LoadConfig).
-func NewStreamClient(cfg aws.Config, o RuntimeOptions) (*StreamClient, error) {
+func NewStreamClient(cfg aws.Config, o Options) (*StreamClient, error) {
 	if o.Name == "" {
 		return nil, errors.New("no endpoint name: pass --endpoint-name")
 	}
-	hc := o.Deadlines.client(cfg.HTTPClient, false).WithTransportOptions(func(t *http.Transport) {
+	hc := o.Deadlines.HTTPClient(cfg.HTTPClient, false).WithTransportOptions(func(t *http.Transport) {
 		t.MaxIdleConns = max(100, o.MaxConns)
 		t.MaxIdleConnsPerHost = max(2, o.MaxConns)
 		t.DisableCompression = true // audio does not compress, and gzip would buffer the stream
@@ -96,7 +98,7 @@ func (c *StreamClient) fail(err error, midStream bool) error {
 	if err == nil || errors.As(err, &ie) {
 		return err
 	}
-	return explain(err, c.region, c.where, c.deadlines)
+	return awsconf.ExplainAt(err, c.region, c.where, c.deadlines)
 }
 
 func (c *StreamClient) target() (variant, container *string) {

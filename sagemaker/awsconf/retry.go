@@ -1,4 +1,4 @@
-package sagemaker
+package awsconf
 
 import (
 	"math/rand/v2"
@@ -58,7 +58,8 @@ func (r Retry) Delay(attempt int) time.Duration {
 	return time.Duration(r.Rand() * float64(ceil))
 }
 
-func (r Retry) retryer() aws.Retryer {
+// Retryer is the SDK retryer of these bounds, for aws.Config.Retryer.
+func (r Retry) Retryer() aws.Retryer {
 	r = r.withDefaults()
 	return retry.NewStandard(func(o *retry.StandardOptions) {
 		o.MaxAttempts = r.MaxAttempts
@@ -73,7 +74,7 @@ func (r Retry) retryer() aws.Retryer {
 		// retried: another attempt would be refused too, or wait as long again, and the
 		// user should hear about the address at once (deadlines.go).
 		o.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
-			if unreachable(err) {
+			if Unreachable(err) {
 				return aws.FalseTernary
 			}
 			return aws.UnknownTernary

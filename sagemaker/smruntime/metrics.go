@@ -1,4 +1,4 @@
-package sagemaker
+package smruntime
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // What SageMaker publishes for a real-time endpoint's concurrency (SageMaker developer guide,
@@ -38,7 +40,7 @@ type MetricPublisher struct {
 // the tests, or any CloudWatch-compatible API).
 func NewMetricPublisher(cfg aws.Config, endpointURL string) *MetricPublisher {
 	return &MetricPublisher{c: cloudwatch.NewFromConfig(cfg, func(o *cloudwatch.Options) {
-		o.Protocol = CloudWatchProtocol() // the one CloudWatch protocol moto speaks too (control.go)
+		o.Protocol = awsconf.CloudWatchProtocol() // the one CloudWatch protocol moto speaks too
 		if endpointURL != "" {
 			o.BaseEndpoint = aws.String(endpointURL)
 		}

@@ -1,4 +1,4 @@
-package sagemaker
+package awsconf
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package sagemaker
+package smruntime
 
 import (
 	"bytes"
@@ -19,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // InvokeEndpointWithBidirectionalStream belongs to a separate service, "SageMaker Runtime
@@ -57,8 +59,8 @@ type BidiClient struct {
 	creds     aws.CredentialsProvider
 	region    string
 	url       string
-	where     Where
-	deadlines Deadlines
+	where     awsconf.Where
+	deadlines awsconf.Deadlines
 	ep        Endpoint
 	hc        *http.Client
 	signer    *v4.Signer
@@ -78,7 +80,7 @@ func BidiURL(region string) string {
 }
 
 // NewBidiClient builds a client from an SDK configuration (LoadConfig).
-func NewBidiClient(cfg aws.Config, o RuntimeOptions) (*BidiClient, error) {
+func NewBidiClient(cfg aws.Config, o Options) (*BidiClient, error) {
 	if o.Name == "" {
 		return nil, errors.New("no endpoint name: pass --endpoint-name")
 	}
@@ -138,11 +140,11 @@ func (c *BidiClient) CloseIdleConnections() { c.hc.CloseIdleConnections() }
 // answers at once.
 func (c *BidiClient) Open(ctx context.Context) (*BidiStream, error) {
 	if c.creds == nil {
-		return nil, noCredentials(errors.New("no credentials provider"))
+		return nil, awsconf.NoCredentials(errors.New("no credentials provider"))
 	}
 	creds, err := c.creds.Retrieve(ctx)
 	if err != nil {
-		return nil, noCredentials(err)
+		return nil, awsconf.NoCredentials(err)
 	}
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	pr, pw := io.Pipe()
@@ -196,9 +198,9 @@ func (c *BidiClient) Open(ctx context.Context) (*BidiStream, error) {
 		if err != nil {
 			switch {
 			case timedOut.Load():
-				s.respErr = silent(c.where, wait, err)
+				s.respErr = awsconf.Silent(c.where, wait, err)
 			default:
-				if e := explainNetwork(err, c.where, c.deadlines); e != nil {
+				if e := awsconf.ExplainNetwork(err, c.where, c.deadlines); e != nil {
 					s.respErr = e
 				} else {
 					s.respErr = fmt.Errorf("invoke bidirectional stream: %w", err)

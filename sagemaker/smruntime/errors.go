@@ -1,4 +1,4 @@
-package sagemaker
+package smruntime
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package sagemaker
+package awsconf
 
 import (
 	"context"
@@ -47,10 +47,10 @@ func (d Deadlines) WithDefaults() Deadlines {
 // its answer plus half again for the synthesis.
 func (d Deadlines) Preflight() time.Duration { return d.WithDefaults().Answer * 3 / 2 }
 
-// client returns base (or a new client) with the deadlines set. answerHeaders also bounds the
-// wait for response headers, which a response stream inside a measurement must not have: its
-// headers come with the first audio, which a loaded endpoint may take longer to send.
-func (d Deadlines) client(base any, answerHeaders bool) *awshttp.BuildableClient {
+// HTTPClient returns base (or a new client) with the deadlines set. answerHeaders also bounds
+// the wait for response headers, which a response stream inside a measurement must not have:
+// its headers come with the first audio, which a loaded endpoint may take longer to send.
+func (d Deadlines) HTTPClient(base any, answerHeaders bool) *awshttp.BuildableClient {
 	d = d.WithDefaults()
 	b, ok := base.(*awshttp.BuildableClient)
 	if !ok || b == nil {
@@ -76,9 +76,9 @@ type Where struct {
 // ErrUnreachable is the kind of a call that found nothing listening, or no answer in time.
 var ErrUnreachable = errors.New("aws endpoint unreachable")
 
-// unreachable reports a failure to reach the address at all: refused, no route, or no answer
+// Unreachable reports a failure to reach the address at all: refused, no route, or no answer
 // within a deadline. Retrying these only multiplies the wait.
-func unreachable(err error) bool {
+func Unreachable(err error) bool {
 	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
 		return true
 	}
@@ -94,11 +94,11 @@ func unreachable(err error) bool {
 	return errors.As(ue.Err, &ne) && ne.Timeout()
 }
 
-// explainNetwork turns a call that could not reach its address into one line naming the
+// ExplainNetwork turns a call that could not reach its address into one line naming the
 // address, the flag that set it, which deadline ran out, and what to check; nil when err is
 // not such a failure.
-func explainNetwork(err error, w Where, d Deadlines) error {
-	if !unreachable(err) {
+func ExplainNetwork(err error, w Where, d Deadlines) error {
+	if !Unreachable(err) {
 		return nil
 	}
 	d = d.WithDefaults()
@@ -134,8 +134,8 @@ func explainNetwork(err error, w Where, d Deadlines) error {
 	return &Error{Kind: ErrUnreachable, Err: err, Msg: msg}
 }
 
-// silent is the error of a call whose answer did not come within after.
-func silent(w Where, after time.Duration, err error) error {
+// Silent is the error of a call whose answer did not come within after.
+func Silent(w Where, after time.Duration, err error) error {
 	at, check := "the AWS endpoint", "check the network, a proxy (HTTPS_PROXY) and --region"
 	if w.URL != "" {
 		at = w.URL

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 // Arrival is one request of a trace: when to send it, from the start, and how long its text
@@ -160,26 +158,7 @@ func (r *Replayer) one(ctx context.Context, pool *connPool, since func() time.Du
 		func(pcm []byte) { pb.Add(since(), pcm) })
 	cancel()
 	res.End = since()
-	res.Outcome = Classify(err, ctx.Err() != nil)
-	if err != nil {
-		res.Error = err.Error()
-		var se *ServerError
-		if errors.As(err, &se) {
-			res.Status = se.Status
-		}
-	}
-	if res.Outcome == artifact.OutcomeOK && !pb.Started() {
-		res.Outcome = artifact.OutcomeTransportError
-		res.Error = "response carried no audio"
-	}
-	if pb.Started() {
-		res.TTFAB = pb.First() - res.Start
-		if sound, ok := pb.FirstSound(); ok {
-			res.TTFAS = sound - res.Start
-		}
-		res.Stall, res.Stalls = pb.Stall(), pb.Stalls()
-		res.AudioBytes, res.Chunks = pb.Bytes(), pb.Chunks()
-	}
+	res.settle(err, ctx.Err() != nil, &pb)
 	pool.put(conn, id, err != nil && res.Status == 0)
 	return res
 }

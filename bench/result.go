@@ -39,6 +39,33 @@ func (r Result) Latency() time.Duration { return r.End - r.Start }
 // AudioSeconds is the playing time of the audio received.
 func (r Result) AudioSeconds() float64 { return float64(r.AudioBytes) / bytesPerSecond }
 
+// settle records how a request ended, from its error (cancelled: the run itself was cancelled)
+// and the audio it received: the outcome, the server's status and the playback's times and
+// sizes. A completed response without audio is a transport error, not a success a listener
+// would accept.
+func (r *Result) settle(err error, cancelled bool, pb *Playback) {
+	r.Outcome = Classify(err, cancelled)
+	if err != nil {
+		r.Error = err.Error()
+		var se *ServerError
+		if errors.As(err, &se) {
+			r.Status = se.Status
+		}
+	}
+	if r.Outcome == artifact.OutcomeOK && !pb.Started() {
+		r.Outcome = artifact.OutcomeTransportError
+		r.Error = "response carried no audio"
+	}
+	if pb.Started() {
+		r.TTFAB = pb.First() - r.Start
+		if sound, ok := pb.FirstSound(); ok {
+			r.TTFAS = sound - r.Start
+		}
+		r.Stall, r.Stalls = pb.Stall(), pb.Stalls()
+		r.AudioBytes, r.Chunks = pb.Bytes(), pb.Chunks()
+	}
+}
+
 // JSONLWriter writes results one JSON object per line. It is not safe for concurrent use; the
 // ladder calls it from one goroutine.
 type JSONLWriter struct {

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,8 +9,6 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/internal/ctxtime"
-
-	"github.com/kokoro-sm/kokoro/artifact"
 )
 
 // rung is one rung while it runs: its place in the ladder, its clock and where its results go.
@@ -205,27 +202,7 @@ func (r *runner) request(ctx, reqCtx context.Context, g *rung, w int, conn Conn)
 	res.End = g.since()
 	cancel()
 
-	res.Outcome = Classify(err, ctx.Err() != nil)
-	if err != nil {
-		res.Error = err.Error()
-		var se *ServerError
-		if errors.As(err, &se) {
-			res.Status = se.Status
-		}
-	}
-	if res.Outcome == artifact.OutcomeOK && !pb.Started() {
-		// A completed response without audio is not a success a listener would accept.
-		res.Outcome = artifact.OutcomeTransportError
-		res.Error = "response carried no audio"
-	}
-	if pb.Started() {
-		res.TTFAB = pb.First() - res.Start
-		if sound, ok := pb.FirstSound(); ok {
-			res.TTFAS = sound - res.Start
-		}
-		res.Stall, res.Stalls = pb.Stall(), pb.Stalls()
-		res.AudioBytes, res.Chunks = pb.Bytes(), pb.Chunks()
-	}
+	res.settle(err, ctx.Err() != nil, &pb)
 	return res, err
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 )
 
 // The difficulty classes of scripts/gen_wild_corpus.py, computed the same way, so that every
@@ -81,7 +83,7 @@ func breakdown(t *testing.T, name string, lx *lexicon, rows []corpusRow, got []s
 		want := strings.TrimSpace(r.want)
 		ok := got[i] == want
 		add("dialect "+r.lang, ok)
-		d, n := editDistance([]rune(got[i]), []rune(want)), len([]rune(want))
+		d, n := corpus.EditDistance([]rune(got[i]), []rune(want)), len([]rune(want))
 		x := tallies["dialect "+r.lang]
 		x.dist += d
 		x.refLen += n
@@ -100,7 +102,7 @@ func breakdown(t *testing.T, name string, lx *lexicon, rows []corpusRow, got []s
 	sort.Strings(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		fmt.Fprintf(&b, "\n  %-22s %s", k, rate(tallies[k].ok, tallies[k].n))
+		fmt.Fprintf(&b, "\n  %-22s %s", k, corpus.Rate(tallies[k].ok, tallies[k].n))
 		if x := tallies[k]; x.refLen > 0 {
 			lo, hi := perInterval(x.sents)
 			fmt.Fprintf(&b, ", PER %.2f%% [%.2f, %.2f] (%d/%d)", 100*float64(x.dist)/float64(x.refLen),

@@ -3,10 +3,11 @@ package phonemize
 import (
 	"bufio"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 )
 
 type corpusRow struct{ lang, text, want string }
@@ -41,27 +42,6 @@ func loadCorpus(t testing.TB, name string) []corpusRow {
 	return rows
 }
 
-// editDistance is the Levenshtein distance between two rune sequences.
-func editDistance(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 type corpusScore struct {
 	sentences, exact, dist, refLen int
 	diffs                          []string
@@ -80,7 +60,7 @@ func scoreCorpus(t *testing.T, p *Phonemizer, rows []corpusRow) corpusScore {
 		}
 		s.got = append(s.got, got)
 		want := strings.TrimSpace(r.want)
-		d := editDistance([]rune(got), []rune(want))
+		d := corpus.EditDistance([]rune(got), []rune(want))
 		s.sentences++
 		s.dist += d
 		s.refLen += len([]rune(want))
@@ -91,25 +71,6 @@ func scoreCorpus(t *testing.T, p *Phonemizer, rows []corpusRow) corpusScore {
 		}
 	}
 	return s
-}
-
-// wilson is the 95 % Wilson score interval of a proportion k/n.
-func wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.959964
-	p, nf := float64(k)/float64(n), float64(n)
-	den := 1 + z*z/nf
-	mid := (p + z*z/(2*nf)) / den
-	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
-	return mid - half, mid + half
-}
-
-// rate formats k/n as a percentage with its 95 % Wilson interval.
-func rate(k, n int) string {
-	lo, hi := wilson(k, n)
-	return fmt.Sprintf("%.1f%% [%.1f, %.1f] (%d/%d)", 100*float64(k)/float64(max(n, 1)), lo*100, hi*100, k, n)
 }
 
 // corpusLimits are the worst scores a corpus may reach, with espeak-ng and with the built-in
@@ -217,7 +178,7 @@ func checkCorpus(t *testing.T, name string, p *Phonemizer, rows []corpusRow, max
 	t.Helper()
 	s := scoreCorpus(t, p, rows)
 	t.Logf("%s: %d sentences, PER %.2f%% (%d edits / %d symbols), exact match %s",
-		name, s.sentences, s.per()*100, s.dist, s.refLen, rate(s.exact, s.sentences))
+		name, s.sentences, s.per()*100, s.dist, s.refLen, corpus.Rate(s.exact, s.sentences))
 	if v := os.Getenv("PHONEMIZE_SHOW_DIFFS"); v != "" && strings.Contains(name, v) {
 		for _, d := range s.diffs {
 			t.Log(d)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 )
 
 // devCorpora are the corpora that may be tuned on (testdata/README.md); the held-out ones are
@@ -107,7 +108,7 @@ func TestRealFallbackWordsAgainstEspeak(t *testing.T) {
 			}
 			got, _ := lts(w)
 			got = keepVocab(v10Replacer.Replace(got))
-			d := editDistance([]rune(got), []rune(want))
+			d := corpus.EditDistance([]rune(got), []rune(want))
 			dist += d
 			refLen += len([]rune(want))
 			if d == 0 {
@@ -120,7 +121,7 @@ func TestRealFallbackWordsAgainstEspeak(t *testing.T) {
 		}
 		per := float64(dist) / float64(max(refLen, 1))
 		t.Logf("%s: %d words, built-in fallback as espeak-ng reads them %s, PER %.1f%% (%d/%d)",
-			lang, len(ws), rate(exact, len(ws)), 100*per, dist, refLen)
+			lang, len(ws), corpus.Rate(exact, len(ws)), 100*per, dist, refLen)
 		if per > limits[lang] && os.Getenv("PHONEMIZE_SENTENCES")+os.Getenv("PHONEMIZE_WORDS") == "" {
 			t.Errorf("%s: fallback PER against espeak-ng %.1f%%, limit %.1f%%", lang, 100*per, 100*limits[lang])
 		}

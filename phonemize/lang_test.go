@@ -1,7 +1,6 @@
 package phonemize
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 	"github.com/kokoro-sm/kokoro/phonemize/ja"
 	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
@@ -27,65 +27,6 @@ func langPhonemizer(t testing.TB) *Phonemizer {
 		t.Skipf("espeak-ng's library: %v: run `make setup`", err)
 	}
 	return &Phonemizer{espeakLib: true}
-}
-
-type langRow struct{ text, want string }
-
-// loadLangRows reads a reference file of testdata/lang (scripts/gen_lang_reference.py):
-// a header naming the reference, then text<TAB>phonemes rows.
-func loadLangRows(t testing.TB, name string) (header string, rows []langRow) {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "lang", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			header = strings.TrimSpace(strings.TrimPrefix(line, "#"))
-			continue
-		}
-		text, want, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("%s: bad line %q", name, line)
-		}
-		rows = append(rows, langRow{text, want})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return header, rows
-}
-
-// langScore is one corpus scored: sentences, exact matches, and the edit distance over the
-// reference's length (the phoneme error rate).
-type langScore struct {
-	n, exact, dist, refLen int
-	diffs                  []string
-}
-
-func (s langScore) per() float64 { return float64(s.dist) / float64(max(s.refLen, 1)) }
-
-func scoreLang(t *testing.T, p *Phonemizer, lang string, rows []langRow) langScore {
-	var s langScore
-	for _, r := range rows {
-		got, err := p.Phonemize(r.text, lang)
-		if err != nil {
-			t.Fatalf("Phonemize(%q, %s): %v", r.text, lang, err)
-		}
-		s.n++
-		if got == r.want {
-			s.exact++
-		} else {
-			s.diffs = append(s.diffs, fmt.Sprintf("%s\n   got  %s\n   want %s", r.text, got, r.want))
-		}
-		s.dist += editDistance([]rune(got), []rune(r.want))
-		s.refLen += len([]rune(r.want))
-	}
-	return s
 }
 
 // espeakLangCases are the corpora of the languages read through espeak-ng, scored against
@@ -135,20 +76,29 @@ func TestRealLangFidelityShippedEspeak(t *testing.T) {
 func checkLangCases(t *testing.T, cases []langCase) {
 	p := langPhonemizer(t)
 	for _, c := range cases {
-		header, rows := loadLangRows(t, c.file)
+		header, rows := corpus.Load(t, filepath.Join("testdata", "lang", c.file))
 		if len(rows) < 200 {
 			t.Fatalf("%s: %d rows, want at least 200", c.file, len(rows))
 		}
-		s := scoreLang(t, p, c.lang, rows)
-		t.Logf("%-6s %-22s n=%d exact %s PER %.3f%%  (%s)", c.lang, c.file, s.n, rate(s.exact, s.n), 100*s.per(), header)
-		for i, d := range s.diffs {
+		s, err := corpus.ScoreRows(rows, func(text string) (string, error) {
+			got, err := p.Phonemize(text, c.lang)
+			if err != nil {
+				return "", fmt.Errorf("Phonemize(%q, %s): %w", text, c.lang, err)
+			}
+			return got, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%-6s %-22s n=%d exact %s PER %.3f%%  (%s)", c.lang, c.file, s.N, corpus.Rate(s.Exact, s.N), 100*s.PER(), header)
+		for i, d := range s.Diffs {
 			if i == 10 {
 				break
 			}
 			t.Logf("  %s", d)
 		}
-		if float64(s.exact)/float64(s.n) < c.minExact {
-			t.Errorf("%s: %d of %d exact, want at least %.0f%%", c.file, s.exact, s.n, 100*c.minExact)
+		if float64(s.Exact)/float64(s.N) < c.minExact {
+			t.Errorf("%s: %d of %d exact, want at least %.0f%%", c.file, s.Exact, s.N, 100*c.minExact)
 		}
 	}
 }

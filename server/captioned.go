@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kokoro-sm/kokoro/api"
 )
@@ -20,19 +19,15 @@ func parseCaptioned(b []byte, _ limits) (*synthesis, error) {
 	if err := decodeStrict(b, &in); err != nil {
 		return nil, err
 	}
-	if in.Model != "" && !knownModel(in.Model) {
-		return nil, fmt.Errorf("%w: %s; supported: %s", errBadModel, clip(in.Model), strings.Join(openAIModels, ", "))
+	if err := checkModel(in.Model); err != nil {
+		return nil, err
 	}
 	s := &synthesis{route: labelCaptioned, stream: true}
 	if in.Stream != nil {
 		s.stream = *in.Stream
 	}
-	name := api.DefaultSpeechFormat
-	if in.ResponseFormat != "" {
-		name = in.ResponseFormat
-	}
 	var err error
-	if s.format, err = lookupFormat(name); err != nil {
+	if s.format, err = lookupFormat(in.ResponseFormat, api.DefaultSpeechFormat); err != nil {
 		return nil, err
 	}
 	speed, err := openAISpeed(in.Speed)

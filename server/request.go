@@ -163,8 +163,12 @@ func checkTimestamp(ts *float64, lim limits) error {
 	return nil
 }
 
-// lookupFormat finds the encoder a request's format names.
-func lookupFormat(name string) (codec.Format, error) {
+// lookupFormat finds the encoder a request's format names, or the route's default format's
+// when the request names none.
+func lookupFormat(name, def string) (codec.Format, error) {
+	if name == "" {
+		name = def
+	}
 	f, err := codec.Lookup(strings.ToLower(name))
 	if errors.Is(err, codec.ErrNoEncoder) {
 		return f, fmt.Errorf("%w: %s has no encoder in this build (no maintained AAC encoder ships in Debian's main archive); supported: %s",
@@ -189,12 +193,8 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if in.Stream != nil {
 		s.stream = *in.Stream
 	}
-	name := api.DefaultFormat
-	if in.Format != "" {
-		name = in.Format
-	}
 	var err error
-	if s.format, err = lookupFormat(name); err != nil {
+	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
 		return nil, err
 	}
 	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang}
@@ -215,16 +215,12 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err := decodeStrict(b, &in); err != nil {
 		return nil, err
 	}
-	if in.Model != "" && !knownModel(in.Model) {
-		return nil, fmt.Errorf("%w: %s; supported: %s", errBadModel, clip(in.Model), strings.Join(openAIModels, ", "))
+	if err := checkModel(in.Model); err != nil {
+		return nil, err
 	}
 	s := &synthesis{route: labelSpeech}
-	name := api.DefaultSpeechFormat
-	if in.ResponseFormat != "" {
-		name = in.ResponseFormat
-	}
 	var err error
-	if s.format, err = lookupFormat(name); err != nil {
+	if s.format, err = lookupFormat(in.ResponseFormat, api.DefaultSpeechFormat); err != nil {
 		return nil, err
 	}
 	switch strings.ToLower(in.StreamFormat) {
@@ -251,6 +247,14 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 // knownModel reports a model name the speech route serves.
 func knownModel(name string) bool {
 	return slices.Contains(openAIModels, name) || strings.HasPrefix(name, "kokoro")
+}
+
+// checkModel accepts a request's model field: empty, or a model the speech routes serve.
+func checkModel(name string) error {
+	if name != "" && !knownModel(name) {
+		return fmt.Errorf("%w: %s; supported: %s", errBadModel, clip(name), strings.Join(openAIModels, ", "))
+	}
+	return nil
 }
 
 // openAISpeed accepts OpenAI's speed range and clamps it to the model's: Kokoro's speech at

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -67,7 +66,6 @@ func (r *Replayer) Run(ctx context.Context, arrivals []Arrival) (ReplayStats, er
 		mu      sync.Mutex
 		sinkErr error
 		wg      sync.WaitGroup
-		seq     atomic.Uint64
 		st      ReplayStats
 	)
 	deliver := func(res Result) {
@@ -102,9 +100,10 @@ func (r *Replayer) Run(ctx context.Context, arrivals []Arrival) (ReplayStats, er
 			text = nearest(r.Texts, lengths, a.Chars)
 		}
 		wg.Add(1)
+		seq := uint64(i + 1) // the arrival's place in the trace, whatever order the sends start in
 		go func() {
 			defer wg.Done()
-			deliver(r.one(ctx, pool, since, seq.Add(1), text, timeout))
+			deliver(r.one(ctx, pool, since, seq, text, timeout))
 		}()
 		mu.Lock()
 		err := sinkErr

@@ -15,16 +15,18 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // TestLadderStopsAfterTwoSaturatedRungs: a server that admits three requests refuses work from
-// rung 4 on; the ladder stops after rungs 4 and 8 and never runs 16.
+// rung 4 on; the ladder stops after rungs 4 and 8 and never runs 16. Each request holds the
+// one slot 300 ms, far longer than a client, however slow its machine, takes to send its next
+// one, so at rung 4 all four requests are outstanding and one is refused.
 func TestLadderStopsAfterTwoSaturatedRungs(t *testing.T) {
 	t.Parallel()
-	si := newStandIn(20 * time.Millisecond)
+	si := newStandIn(300 * time.Millisecond)
 	si.maxDepth = 3
 	url := si.start(t)
 	l := &bench.Ladder{
 		Transport: transportFor(t, "http", url, 16),
-		Config: bench.Config{Ladder: []int{1, 2, 4, 8, 16}, Hold: 600 * time.Millisecond, MeasureWindow: 400 * time.Millisecond,
-			Settle: 20 * time.Millisecond, SLO: time.Second},
+		Config: bench.Config{Ladder: []int{1, 2, 4, 8, 16}, Hold: 2400 * time.Millisecond, MeasureWindow: 1800 * time.Millisecond,
+			Settle: 20 * time.Millisecond, SLO: 3 * time.Second},
 	}
 	rep, err := l.Run(context.Background())
 	if err != nil {

@@ -44,9 +44,11 @@ func countStarts(t *testing.T, path string) int {
 	return strings.Count(string(b), "start")
 }
 
+// newFakeEspeak bounds an answer at 5 s, far above what a fake's answer takes on a loaded
+// machine; the "hang" case sleeps past it.
 func newFakeEspeak(bin string) *espeak {
 	return &espeak{bin: bin, voice: "en-us", cache: nil,
-		proc: &espeakProc{bin: bin, voice: "en-us", timeout: 300 * time.Millisecond}}
+		proc: &espeakProc{bin: bin, voice: "en-us", timeout: 5 * time.Second}}
 }
 
 // TestEspeakHelperFailures drives the long-lived helper through a fake espeak-ng that hangs,
@@ -58,7 +60,7 @@ func TestEspeakHelperFailures(t *testing.T) {
 		name, word string
 		onLine     string // bash run per input line; see fakeEspeak
 	}{
-		{"hang", "stuck", `[[ $mode == pipe && $l == "stuck zebra" ]] && sleep 2;`},
+		{"hang", "stuck", `[[ $mode == pipe && $l == "stuck zebra" ]] && sleep 30;`},
 		{"crash", "boom", `[[ $mode == pipe && $l == "boom zebra" ]] && exit 3;`},
 		{"garbage", "junk", `[[ $mode == pipe && $l == "junk zebra" ]] && { echo '@@@'; return; };`},
 		{"cut-short", "short", `[[ $mode == pipe && $l == "short zebra" ]] && { echo 'SHORT'; return; };`},

@@ -35,7 +35,8 @@ func inVocab(r rune) bool {
 // NumTokens is the size of the model's token embedding (ids are in [0, NumTokens)).
 const NumTokens = 178
 
-// MaxIDs is the most phoneme ids one model call takes between its two pads.
+// MaxIDs is the most phoneme ids one model call takes between its two pads: model.MaxIDs,
+// which the chunker here cannot import (model's tests check they agree).
 const MaxIDs = 510
 
 // ID returns the vocabulary id of a phoneme symbol.

@@ -221,14 +221,14 @@ func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
 			o.Ramp = DefaultRamp
 		}
 	}
-	if o.MaxIDs <= 0 || o.MaxIDs > phonemize.MaxIDs {
-		o.MaxIDs = phonemize.MaxIDs
+	if o.MaxIDs <= 0 || o.MaxIDs > model.MaxIDs {
+		o.MaxIDs = model.MaxIDs
 	}
 	if speed < 1 {
 		o.MaxIDs = max(1, int(float64(o.MaxIDs)*speed))
 	}
 	if e.sched.backlogged() {
-		o.FirstChunkMaxIDs, o.FirstChunkMinIDs, o.FirstChunkAt = o.MaxIDs, phonemize.MaxIDs, phonemize.FirstAtPunctuation
+		o.FirstChunkMaxIDs, o.FirstChunkMinIDs, o.FirstChunkAt = o.MaxIDs, model.MaxIDs, phonemize.FirstAtPunctuation
 	}
 	if o.FirstChunkAt == phonemize.FirstAtAuto {
 		// A lone request starts on its first words, heard with the word after them (context);

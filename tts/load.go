@@ -164,7 +164,7 @@ func MaxChunkIDsFor(configured int, p model.Provider) int {
 		return configured
 	}
 	if p == model.ProviderCUDA {
-		return phonemize.MaxIDs
+		return model.MaxIDs
 	}
 	return 200
 }

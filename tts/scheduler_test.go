@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/model"
 )
 
 // shapedSynth has slots of different widths; each chunk runs until the test releases it,
@@ -188,7 +188,7 @@ func TestChunkOptionsFollowSpeedAndLoad(t *testing.T) {
 	<-syn.started
 	b := drain(context.Background(), e, "b")
 	waitDepth(t, e, 1)
-	if o := e.chunkOptions("en-us", 1); o.FirstChunkMaxIDs != 200 || o.FirstChunkMinIDs != phonemize.MaxIDs {
+	if o := e.chunkOptions("en-us", 1); o.FirstChunkMaxIDs != 200 || o.FirstChunkMinIDs != model.MaxIDs {
 		t.Errorf("backlogged: %+v, want the first chunk packed to 200 ids", o)
 	}
 	syn.release <- struct{}{}

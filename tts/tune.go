@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -245,7 +246,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 	}
 	var units []unit
 	for _, t := range texts {
-		chunks, err := e.ph.Chunks(t, phonemize.Options{FirstChunkMaxIDs: phonemize.MaxIDs, FirstChunkMinIDs: phonemize.MaxIDs, MaxIDs: phonemize.MaxIDs})
+		chunks, err := e.ph.Chunks(t, phonemize.Options{FirstChunkMaxIDs: model.MaxIDs, FirstChunkMinIDs: model.MaxIDs, MaxIDs: model.MaxIDs})
 		if err != nil {
 			return 0, fmt.Errorf("phonemize %q: %w", t, err)
 		}

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 const module = "github.com/kokoro-sm/kokoro/"
@@ -30,7 +28,7 @@ func deps(t *testing.T, pkg string) []string {
 }
 
 // TestModelApartFromPhonemize keeps the model free of the text side: it owns its input limit
-// (MaxIDs) and builds without the phonemizer.
+// (MaxIDs) and builds without the phonemizer or the chunker.
 func TestModelApartFromPhonemize(t *testing.T) {
 	t.Parallel()
 	t.Run("model", func(t *testing.T) {
@@ -39,25 +37,36 @@ func TestModelApartFromPhonemize(t *testing.T) {
 		if !slices.Contains(d, module+"model") {
 			t.Fatalf("go list -deps model does not list the package itself: %v", d)
 		}
-		if slices.Contains(d, module+"phonemize") {
-			t.Errorf("model depends on phonemize")
+		for _, f := range []string{"phonemize", "chunk"} {
+			if slices.Contains(d, module+f) {
+				t.Errorf("model depends on %s", f)
+			}
 		}
 	})
-	// The check sees a dependency where one exists: tts reaches both.
+	// The text side needs no model: phonemize reads text without the model's runtime, and
+	// chunk takes only the model's limit from it, never the engine.
+	for pkg, forbidden := range map[string][]string{"phonemize": {"model", "chunk"}, "chunk": {"tts"}} {
+		t.Run(pkg, func(t *testing.T) {
+			t.Parallel()
+			d := deps(t, pkg)
+			if !slices.Contains(d, module+pkg) {
+				t.Fatalf("go list -deps %s does not list the package itself: %v", pkg, d)
+			}
+			for _, f := range forbidden {
+				if slices.Contains(d, module+f) {
+					t.Errorf("%s depends on %s", pkg, f)
+				}
+			}
+		})
+	}
+	// The check sees a dependency where one exists: tts reaches them all.
 	t.Run("tts", func(t *testing.T) {
 		t.Parallel()
 		d := deps(t, "tts")
-		for _, p := range []string{"model", "phonemize"} {
+		for _, p := range []string{"model", "phonemize", "chunk"} {
 			if !slices.Contains(d, module+p) {
 				t.Errorf("go list -deps tts does not list %s: the check cannot see dependencies", p)
 			}
 		}
 	})
-}
-
-// TestMaxIDsAgreeWithPhonemize: the phonemizer's chunker cuts to its own copy of the limit.
-func TestMaxIDsAgreeWithPhonemize(t *testing.T) {
-	if phonemize.MaxIDs != MaxIDs {
-		t.Errorf("phonemize.MaxIDs = %d, model.MaxIDs = %d", phonemize.MaxIDs, MaxIDs)
-	}
 }

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/model"
-	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // TuneConfig is what Tune measures: each slot shape of Shapes with the engine Load builds
@@ -246,7 +246,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 	}
 	var units []unit
 	for _, t := range texts {
-		chunks, err := e.ph.Chunks(t, phonemize.Options{FirstChunkMaxIDs: model.MaxIDs, FirstChunkMinIDs: model.MaxIDs, MaxIDs: model.MaxIDs})
+		chunks, err := e.ph.Chunks(t, chunk.Options{FirstChunkMaxIDs: model.MaxIDs, FirstChunkMinIDs: model.MaxIDs, MaxIDs: model.MaxIDs})
 		if err != nil {
 			return 0, fmt.Errorf("phonemize %q: %w", t, err)
 		}
@@ -278,7 +278,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 				if err != nil && first == nil {
 					first = err
 				}
-				played, _ := reframe(pcm, phonemize.BreakEnd, false, false, false)
+				played, _ := reframe(pcm, chunk.BreakEnd, false, false, false)
 				audio += time.Duration(len(played)) * time.Second / api.SampleRate
 				mu.Unlock()
 				if err != nil {

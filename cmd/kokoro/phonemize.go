@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/assets"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
@@ -61,7 +62,7 @@ func newPhonemizeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			chunks, err := p.Chunks(text, phonemize.Options{Lang: lang, FirstChunkMaxIDs: firstMax, MaxIDs: maxIDs})
+			chunks, err := chunk.Chunks(p, text, chunk.Options{Lang: lang, FirstChunkMaxIDs: firstMax, MaxIDs: maxIDs})
 			if err != nil {
 				return err
 			}

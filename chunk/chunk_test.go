@@ -1,9 +1,12 @@
-package phonemize
+package chunk
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 func TestChunks(t *testing.T) {
@@ -30,7 +33,7 @@ func TestChunks(t *testing.T) {
 		}
 		max := c.opt.MaxIDs
 		if max == 0 {
-			max = MaxIDs
+			max = model.MaxIDs
 		}
 		var words int
 		for i, ch := range chunks {
@@ -41,7 +44,7 @@ func TestChunks(t *testing.T) {
 			if len(ch.IDs) < 1 || len(ch.IDs) > lim {
 				t.Errorf("%s: chunk %d has %d ids, want 1..%d", c.name, i, len(ch.IDs), lim)
 			}
-			if got := Tokenize(ch.Phonemes); len(got) != len(ch.IDs) {
+			if got := phonemize.Tokenize(ch.Phonemes); len(got) != len(ch.IDs) {
 				t.Errorf("%s: chunk %d ids do not match its phonemes", c.name, i)
 			}
 			words += len(strings.Fields(ch.Text))
@@ -107,7 +110,7 @@ func TestChunkSentenceIDs(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	ids := func(text string) int { // the ids of text spoken as one chunk
-		cs, err := p.Chunks(text, Options{FirstChunkMinIDs: MaxIDs, FirstChunkMaxIDs: MaxIDs})
+		cs, err := p.Chunks(text, Options{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs})
 		if err != nil || len(cs) != 1 {
 			t.Fatalf("Chunks(%q): %d chunks, %v", text, len(cs), err)
 		}
@@ -129,28 +132,28 @@ func TestChunkSentenceIDs(t *testing.T) {
 	if want := ids(first) + 1 + ids(second); cs[1].SentenceIDs != want {
 		t.Errorf("second chunk: %d sentence ids, its two sentences have %d", cs[1].SentenceIDs, want)
 	}
-	// Chunks of whole sentences carry their own length, and no chunk more than MaxIDs.
+	// Chunks of whole sentences carry their own length, and no chunk more than model.MaxIDs.
 	long := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 40)
 	cs, err = p.Chunks(long, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range cs {
-		if c.SentenceIDs < len(c.IDs) || c.SentenceIDs > MaxIDs {
+		if c.SentenceIDs < len(c.IDs) || c.SentenceIDs > model.MaxIDs {
 			t.Errorf("chunk %d: %d sentence ids for %d ids", i, c.SentenceIDs, len(c.IDs))
 		}
 		if i > 0 && c.SentenceIDs > len(c.IDs)+1 {
 			t.Errorf("chunk %d of whole sentences: %d sentence ids for %d ids", i, c.SentenceIDs, len(c.IDs))
 		}
 	}
-	// A sentence without a stop running past MaxIDs is capped.
+	// A sentence without a stop running past model.MaxIDs is capped.
 	cs, err = p.Chunks(strings.Repeat("word ", 400), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range cs {
-		if c.SentenceIDs != MaxIDs {
-			t.Errorf("chunk %d of an endless sentence: %d sentence ids, want %d", i, c.SentenceIDs, MaxIDs)
+		if c.SentenceIDs != model.MaxIDs {
+			t.Errorf("chunk %d of an endless sentence: %d sentence ids, want %d", i, c.SentenceIDs, model.MaxIDs)
 		}
 	}
 }
@@ -164,7 +167,7 @@ func texts(cs []Chunk) []string {
 }
 
 // TestFirstChunkWholeSentence: with FirstChunkWholeSentence the first chunk is the first
-// sentence, whatever its commas, and only a sentence longer than MaxIDs is cut.
+// sentence, whatever its commas, and only a sentence longer than model.MaxIDs is cut.
 func TestFirstChunkWholeSentence(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
@@ -186,9 +189,9 @@ func TestFirstChunkWholeSentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) < 2 || len(cs[0].IDs) > MaxIDs || len(cs[0].IDs) < MaxIDs/2 || !strings.HasSuffix(cs[0].Text, ",") {
+	if len(cs) < 2 || len(cs[0].IDs) > model.MaxIDs || len(cs[0].IDs) < model.MaxIDs/2 || !strings.HasSuffix(cs[0].Text, ",") {
 		t.Errorf("a sentence of %d chunks: first has %d ids and ends %q; want it cut at a comma within %d ids",
-			len(cs), len(cs[0].IDs), lastRuneStr(cs[0].Text), MaxIDs)
+			len(cs), len(cs[0].IDs), lastRuneStr(cs[0].Text), model.MaxIDs)
 	}
 }
 

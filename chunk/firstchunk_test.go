@@ -1,4 +1,4 @@
-package phonemize
+package chunk
 
 import (
 	"strings"

@@ -22,16 +22,16 @@ func TestChunks(t *testing.T) {
 	}{
 		{"short", "Hello there.", Options{}, DefaultFirstChunkMaxIDs},
 		{"long", long, Options{}, DefaultFirstChunkMaxIDs},
-		{"long-gb", long, Options{Lang: "en-gb", FirstChunkMaxIDs: 40, MaxIDs: 200}, 40},
+		{"long-gb", long, Options{Lang: "en-gb", Policy: Policy{FirstChunkMaxIDs: 40, MaxChunkIDs: 200}}, 40},
 		{"no-punctuation", noPunct, Options{}, DefaultFirstChunkMaxIDs},
-		{"one-huge-word", strings.Repeat("x", 3000), Options{MaxIDs: 100}, DefaultFirstChunkMaxIDs},
+		{"one-huge-word", strings.Repeat("x", 3000), Options{Policy: Policy{MaxChunkIDs: 100}}, DefaultFirstChunkMaxIDs},
 	}
 	for _, c := range cases {
 		chunks, err := p.Chunks(c.text, c.opt)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		max := c.opt.MaxIDs
+		max := c.opt.MaxChunkIDs
 		if max == 0 {
 			max = model.MaxIDs
 		}
@@ -83,9 +83,9 @@ func TestChunkBreaks(t *testing.T) {
 		{"Dear Anna,\n\nThanks for the letter.\r\n  \r\nBest, Tom", 0, []Break{BreakParagraph, BreakParagraph, BreakEnd}},
 		{"One line\nwraps here.\n\n \n\n\nThe end.", 0, []Break{BreakParagraph, BreakEnd}},
 	} {
-		opt := Options{FirstChunkMaxIDs: c.first, MaxIDs: max(c.first, 30)}
+		opt := Options{Policy: Policy{FirstChunkMaxIDs: c.first, MaxChunkIDs: max(c.first, 30)}}
 		if c.first == 0 {
-			opt.MaxIDs = 0
+			opt.MaxChunkIDs = 0
 		}
 		chunks, err := p.Chunks(c.text, opt)
 		if err != nil {
@@ -110,7 +110,7 @@ func TestChunkSentenceIDs(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	ids := func(text string) int { // the ids of text spoken as one chunk
-		cs, err := p.Chunks(text, Options{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs})
+		cs, err := p.Chunks(text, Options{Policy: Policy{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs}})
 		if err != nil || len(cs) != 1 {
 			t.Fatalf("Chunks(%q): %d chunks, %v", text, len(cs), err)
 		}
@@ -207,7 +207,7 @@ func TestLaterCutsKeepPhrases(t *testing.T) {
 		"Your order shipped this morning and will arrive at the front desk of your building on Friday.",
 	} {
 		for _, max := range []int{20, 24, 30} {
-			cs, err := p.Chunks(text, Options{FirstChunkMaxIDs: max, MaxIDs: max})
+			cs, err := p.Chunks(text, Options{Policy: Policy{FirstChunkMaxIDs: max, MaxChunkIDs: max}})
 			if err != nil {
 				t.Fatal(err)
 			}

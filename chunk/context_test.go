@@ -23,18 +23,18 @@ func TestContextCarriesTheWordAcrossACut(t *testing.T) {
 		"Thanks for calling, how can I help you today? We're open until nine o'clock tonight.",
 	} {
 		for _, at := range []FirstAt{FirstAtPunctuation, FirstAtPhrase, FirstAtWord} {
-			plain, err := p.Chunks(text, Options{FirstChunkAt: at, MaxIDs: 24})
+			plain, err := p.Chunks(text, Options{Policy: Policy{FirstChunkAt: at, MaxChunkIDs: 24}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, err := p.Chunks(text, Options{FirstChunkAt: at, MaxIDs: 24, Context: true})
+			chunks, err := p.Chunks(text, Options{Context: true, Policy: Policy{FirstChunkAt: at, MaxChunkIDs: 24}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(plain) != len(chunks) {
 				t.Fatalf("%q: context changed the cuts: %d chunks, %d without", text, len(chunks), len(plain))
 			}
-			whole, err := p.Chunks(text, Options{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs})
+			whole, err := p.Chunks(text, Options{Policy: Policy{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func TestContextSkipsALongWord(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	text := "Please read the " + strings.Repeat("supercalifragilistic", 1) + "expialidocious instructions carefully before you start."
-	chunks, err := p.Chunks(text, Options{FirstChunkAt: FirstAtWord, FirstChunkMaxIDs: 12, MaxIDs: 40, Context: true})
+	chunks, err := p.Chunks(text, Options{Context: true, Policy: Policy{FirstChunkAt: FirstAtWord, FirstChunkMaxIDs: 12, MaxChunkIDs: 40}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestPaceWholeTakesTheRestOfTheSentence(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	text := "Thanks for calling today, your order shipped this morning and will arrive at the front desk on Friday."
-	base := Options{MaxIDs: 200, Pace: 3, PaceOverhead: 18}
+	base := Options{Pace: 3, PaceOverhead: 18, Policy: Policy{MaxChunkIDs: 200}}
 	cut, err := p.Chunks(text, base)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +170,7 @@ func TestEarliestCutFollowsThePace(t *testing.T) {
 		}
 	}
 	p := testPhonemizer(t)
-	cs, err := p.Chunks("Your order shipped this morning and will arrive at the front desk on Friday.", Options{FirstChunkAt: FirstAtWord, Pace: 2, PaceOverhead: 18, Context: true})
+	cs, err := p.Chunks("Your order shipped this morning and will arrive at the front desk on Friday.", Options{Pace: 2, PaceOverhead: 18, Context: true, Policy: Policy{FirstChunkAt: FirstAtWord}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestContextStaysWithinTheModelsInput(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	text := strings.Repeat("we walked along the quiet river and talked about the weather ", 30) + "until it was dark."
-	cs, err := p.Chunks(text, Options{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs, Context: true})
+	cs, err := p.Chunks(text, Options{Context: true, Policy: Policy{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestEarlyFirstChunkLeavesNoWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{FirstChunkAt: FirstAtWord, Pace: 2.4, PaceOverhead: 18, PaceWhole: 0.9 / 0.7, Context: true}
+	opt := Options{Pace: 2.4, PaceOverhead: 18, PaceWhole: 0.9 / 0.7, Context: true, Policy: Policy{FirstChunkAt: FirstAtWord}}
 	waited, moved := 0, 0
 	for _, line := range strings.Split(string(b), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {

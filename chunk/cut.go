@@ -20,7 +20,7 @@ func newCutter(r Reader, text string, opt Options) (cutter, error) {
 	if err != nil {
 		return cutter{}, err
 	}
-	maxIDs := opt.MaxIDs
+	maxIDs := opt.MaxChunkIDs
 	if maxIDs <= 0 || maxIDs > model.MaxIDs {
 		maxIDs = model.MaxIDs
 	}

@@ -50,7 +50,7 @@ func FuzzChunks(f *testing.F) {
 		}
 		p := offlinePhonemizer(t)
 		// Every seventh value of first paces the chunks, at 0 to 6 units of audio an id.
-		opt := Options{FirstChunkMaxIDs: first % 600, MaxIDs: maxIDs % 600}
+		opt := Options{Policy: Policy{FirstChunkMaxIDs: first % 600, MaxChunkIDs: maxIDs % 600}}
 		if first%7 != 0 {
 			opt.Pace, opt.PaceOverhead = float64(first%7), 18
 		}
@@ -67,8 +67,8 @@ func FuzzChunks(f *testing.F) {
 			return
 		}
 		limit := model.MaxIDs
-		if opt.MaxIDs > 0 && opt.MaxIDs < model.MaxIDs {
-			limit = opt.MaxIDs
+		if opt.MaxChunkIDs > 0 && opt.MaxChunkIDs < model.MaxIDs {
+			limit = opt.MaxChunkIDs
 		}
 		firstLimit := DefaultFirstChunkMaxIDs
 		if (opt.FirstChunkAt == FirstAtPhrase || opt.FirstChunkAt == FirstAtWord) && opt.Pace == 0 {

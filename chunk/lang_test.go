@@ -23,7 +23,7 @@ func TestLangChunks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, FirstChunkMinIDs: 4, MaxIDs: 40})
+		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{FirstChunkMinIDs: 4, MaxChunkIDs: 40}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestMandarinChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, err := p.Chunks(text, Options{Lang: "zh", FirstChunkMinIDs: 4, MaxIDs: 60})
+	chunks, err := p.Chunks(text, Options{Lang: "zh", Policy: Policy{FirstChunkMinIDs: 4, MaxChunkIDs: 60}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestJapaneseChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, err := p.Chunks(text, Options{Lang: "ja", FirstChunkMinIDs: 4, MaxIDs: 60})
+	chunks, err := p.Chunks(text, Options{Lang: "ja", Policy: Policy{FirstChunkMinIDs: 4, MaxChunkIDs: 60}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestFirstChunkAtPunctuationInOtherLanguages(t *testing.T) {
 	p := testPhonemizer(t)
 	text := "Mañana por la mañana vamos a visitar a nuestros amigos, y después comeremos en el centro."
 	for _, at := range []FirstAt{FirstAtPhrase, FirstAtWord} {
-		chunks, err := p.Chunks(text, Options{Lang: "es", FirstChunkAt: at})
+		chunks, err := p.Chunks(text, Options{Lang: "es", Policy: Policy{FirstChunkAt: at}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,30 +5,25 @@ import (
 	"strings"
 )
 
-// Options configures Chunks.
+// Options is how Chunks cuts one text: a Policy as it applies to one request (Policy.For
+// resolves it), with the request's language and the pace of its later chunks. Read here,
+// MaxChunkIDs bounds every chunk (0 = model.MaxIDs), Ramp bounds each later chunk to Ramp
+// times the ids before it with 0 meaning no bound but MaxChunkIDs (For turns a policy's 0,
+// paced, into Pace or DefaultRamp), FirstChunkAt's auto reads as punctuation, and
+// ChunkContext is not read: Context says whether this text's cuts carry context.
 type Options struct {
-	Lang             string // a code of LangCodes; "" = en-us
-	FirstChunkMaxIDs int    // 0 = DefaultFirstChunkMaxIDs
-	// FirstChunkMinIDs is the shortest first chunk that may end at punctuation: a comma after
-	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
-	FirstChunkMinIDs int
-	MaxIDs           int // 0 = model.MaxIDs (510)
+	Policy
+	Lang string // a code of phonemize.LangCodes; "" = en-us
 	// FirstChunkWholeSentence ends the first chunk at the end of the first sentence, as the
 	// chunks after it end, instead of at its first phrase (FirstChunkMinIDs and
-	// FirstChunkMaxIDs are then not used; only a sentence longer than MaxIDs is cut).
+	// FirstChunkMaxIDs are then not used; only a sentence longer than MaxChunkIDs is cut).
 	FirstChunkWholeSentence bool
-	// FirstChunkAt is the weakest boundary the first chunk may end on (the zero value:
-	// punctuation).
-	FirstChunkAt FirstAt
-	// Ramp bounds each later chunk to Ramp times the ids before it (0 = no bound but MaxIDs),
-	// so that each chunk is synthesized while the audio before it plays.
-	Ramp float64
 	// Pace, when above 0, bounds each later chunk instead of Ramp, by what the model makes
 	// while the audio before it plays. The unit is the model's time per id: a chunk of n ids
 	// plays for Pace×n units and costs the model n+PaceOverhead units to make. Each later
 	// chunk is cut to fit in the audio still to play when the chunk before it is made; when
 	// no chunk of FirstChunkMinIDs would fit, the listener waits whatever the cut, and the
-	// chunk may be as long as MaxIDs.
+	// chunk may be as long as MaxChunkIDs.
 	Pace         float64
 	PaceOverhead int
 	// PaceWhole, when above 0, lets a later chunk take the rest of its sentence whole when

@@ -10,7 +10,9 @@ import (
 // into one request's Options by what the model's slots show at the time.
 type Policy struct {
 	FirstChunkMaxIDs int // ids in the first chunk; 0 = DefaultFirstChunkMaxIDs (DefaultEarlyFirstChunkMaxIDs for an early FirstChunkAt)
-	FirstChunkMinIDs int // shortest first chunk ending at punctuation; 0 = DefaultFirstChunkMinIDs
+	// FirstChunkMinIDs is the shortest first chunk that may end at punctuation: a comma after
+	// one word is not yet a phrase worth its own pitch contour. 0 = DefaultFirstChunkMinIDs.
+	FirstChunkMinIDs int
 	// FirstChunkAt is the weakest boundary the first chunk may end on (American voices; a
 	// British one starts on a whole sentence): punctuation by default; auto follows the load.
 	FirstChunkAt FirstAt
@@ -80,9 +82,8 @@ const wholeMargin = 0.9
 //     (docs/listening.md).
 func (p Policy) For(lang string, speed float64, s Slots) Options {
 	british := phonemize.IsBritish(lang)
-	o := Options{Lang: lang, FirstChunkMaxIDs: p.FirstChunkMaxIDs, FirstChunkMinIDs: p.FirstChunkMinIDs,
-		FirstChunkAt: p.FirstChunkAt, MaxIDs: p.MaxChunkIDs, Ramp: max(p.Ramp, 0),
-		Context: s.Aligns && p.ChunkContext != model.ToggleOff && s.Idle}
+	o := Options{Policy: p, Lang: lang, Context: s.Aligns && p.ChunkContext != model.ToggleOff && s.Idle}
+	o.Ramp = max(p.Ramp, 0)
 	if p.Ramp == 0 {
 		if s.Pace > 0 && !british {
 			o.Pace, o.PaceOverhead = s.Pace*paceMargin, OverheadIDs
@@ -93,14 +94,14 @@ func (p Policy) For(lang string, speed float64, s Slots) Options {
 			o.Ramp = DefaultRamp
 		}
 	}
-	if o.MaxIDs <= 0 || o.MaxIDs > model.MaxIDs {
-		o.MaxIDs = model.MaxIDs
+	if o.MaxChunkIDs <= 0 || o.MaxChunkIDs > model.MaxIDs {
+		o.MaxChunkIDs = model.MaxIDs
 	}
 	if speed < 1 {
-		o.MaxIDs = max(1, int(float64(o.MaxIDs)*speed))
+		o.MaxChunkIDs = max(1, int(float64(o.MaxChunkIDs)*speed))
 	}
 	if s.Backlogged {
-		o.FirstChunkMaxIDs, o.FirstChunkMinIDs, o.FirstChunkAt = o.MaxIDs, model.MaxIDs, FirstAtPunctuation
+		o.FirstChunkMaxIDs, o.FirstChunkMinIDs, o.FirstChunkAt = o.MaxChunkIDs, model.MaxIDs, FirstAtPunctuation
 	}
 	if o.FirstChunkAt == FirstAtAuto {
 		o.FirstChunkAt = FirstAtPunctuation

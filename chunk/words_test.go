@@ -39,7 +39,7 @@ func TestChunkWordsCoverTheChunk(t *testing.T) {
 	)
 	for _, c := range cases {
 		text := c.text
-		for _, opt := range []Options{{Lang: c.lang}, {Lang: c.lang, FirstChunkAt: FirstAtWord, MaxIDs: 40, Context: true}} {
+		for _, opt := range []Options{{Lang: c.lang}, {Lang: c.lang, Policy: Policy{FirstChunkAt: FirstAtWord, MaxChunkIDs: 40}, Context: true}} {
 			chunks, err := p.Chunks(text, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -115,7 +115,7 @@ func TestChunkWordsAsWritten(t *testing.T) {
 		{"你好，我今天很高兴。", []string{"你好,", "我", "今天", "很", "高兴."}, "zh"},
 	}
 	for _, c := range cases {
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, FirstChunkMinIDs: 500, FirstChunkMaxIDs: 500})
+		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{FirstChunkMinIDs: 500, FirstChunkMaxIDs: 500}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestChunkWordsCutByAChunk(t *testing.T) {
 		{"en-us", long + " end.", long},
 	}
 	for _, c := range cases {
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, MaxIDs: 40})
+		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{MaxChunkIDs: 40}})
 		if err != nil {
 			t.Fatal(err)
 		}

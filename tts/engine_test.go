@@ -306,7 +306,7 @@ func TestChunkBudgetsReachThePhonemizer(t *testing.T) {
 	if _, err := e.Stream(context.Background(), Request{Text: "a|b", Voice: "bf_emma"}, func(Chunk) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxIDs != 200 || o.Lang != "en-gb" {
+	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxChunkIDs != 200 || o.Lang != "en-gb" {
 		t.Fatalf("phonemizer asked with %+v", o)
 	}
 }

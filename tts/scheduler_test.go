@@ -179,11 +179,11 @@ func TestChunkOptionsFollowSpeedAndLoad(t *testing.T) {
 	syn := newGatedSynth(1)
 	e := New(Config{Policy: chunk.Policy{FirstChunkMaxIDs: 40, FirstChunkMinIDs: 10, MaxChunkIDs: 200}}, splitPhonemizer{}, syn, fakeVoices{})
 	defer e.Close()
-	if o := e.chunkOptions("en-us", 1); o.MaxIDs != 200 || o.FirstChunkMaxIDs != 40 || o.FirstChunkMinIDs != 10 || o.Ramp != chunk.DefaultRamp {
+	if o := e.chunkOptions("en-us", 1); o.MaxChunkIDs != 200 || o.FirstChunkMaxIDs != 40 || o.FirstChunkMinIDs != 10 || o.Ramp != chunk.DefaultRamp {
 		t.Errorf("idle, speed 1: %+v", o)
 	}
-	if o := e.chunkOptions("en-us", 0.5); o.MaxIDs != 100 {
-		t.Errorf("speed 0.5: budget %d, want 100", o.MaxIDs)
+	if o := e.chunkOptions("en-us", 0.5); o.MaxChunkIDs != 100 {
+		t.Errorf("speed 0.5: budget %d, want 100", o.MaxChunkIDs)
 	}
 	a := drain(context.Background(), e, "a")
 	<-syn.started

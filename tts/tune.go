@@ -246,7 +246,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 	}
 	var units []unit
 	for _, t := range texts {
-		chunks, err := e.ph.Chunks(t, chunk.Options{FirstChunkMaxIDs: model.MaxIDs, FirstChunkMinIDs: model.MaxIDs, MaxIDs: model.MaxIDs})
+		chunks, err := e.ph.Chunks(t, chunk.Options{Policy: chunk.Policy{FirstChunkMaxIDs: model.MaxIDs, FirstChunkMinIDs: model.MaxIDs, MaxChunkIDs: model.MaxIDs}})
 		if err != nil {
 			return 0, fmt.Errorf("phonemize %q: %w", t, err)
 		}

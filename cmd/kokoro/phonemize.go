@@ -62,7 +62,7 @@ func newPhonemizeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			chunks, err := chunk.Chunks(p, text, chunk.Options{Lang: lang, FirstChunkMaxIDs: firstMax, MaxIDs: maxIDs})
+			chunks, err := chunk.Chunks(p, text, chunk.Options{Lang: lang, Policy: chunk.Policy{FirstChunkMaxIDs: firstMax, MaxChunkIDs: maxIDs}})
 			if err != nil {
 				return err
 			}

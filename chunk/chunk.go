@@ -63,8 +63,8 @@ type Reader interface {
 	Pieces(text, lang string) ([]phonemize.Piece, error)
 }
 
-// Chunks phonemizes text and splits it into model-sized chunks: whole sentences packed up to
-// MaxIDs, a sentence too long split at : ; then , — then between words; the first chunk is the
+// Chunks reads text with r and cuts it into model-sized chunks: whole sentences packed up to
+// MaxChunkIDs, a sentence too long split at : ; then , — then between words; the first chunk is the
 // text's first phrase (see FirstChunkMinIDs and FirstChunkMaxIDs), or its first sentence with
 // FirstChunkWholeSentence. A paragraph (text between blank lines) always ends a chunk, so that
 // its longer pause can be put back at the join.

@@ -11,7 +11,7 @@ import (
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
-// cutter reads text into the pieces Chunks cuts, with opt's budgets resolved.
+// newCutter reads text into the pieces Chunks cuts, with opt's budgets resolved.
 func newCutter(r Reader, text string, opt Options) (cutter, error) {
 	pieces, err := r.Pieces(text, opt.Lang)
 	if errors.Is(err, phonemize.ErrEmptyText) {

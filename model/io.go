@@ -8,6 +8,10 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
+// MaxIDs is the most phoneme ids one run of the model takes between its two pads: the input
+// limit every chunk is cut to, and the number of style rows in a voice pack (PackRows).
+const MaxIDs = 510
+
 // IO is the model's input/output contract as read from the file.
 type IO struct {
 	Tokens     string // "input_ids" or "tokens" (int64 [1,N])

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	ort "github.com/yalue/onnxruntime_go"
-
-	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // Provider selects where the model runs.
@@ -307,8 +305,8 @@ func (m *Model) run(ctx context.Context, slot int, ids []int64, style []float32,
 	if slot < 0 || slot >= len(m.sessions) {
 		return nil, nil, fmt.Errorf("%w: %d of %d", ErrSlot, slot, len(m.sessions))
 	}
-	if len(ids) == 0 || len(ids) > phonemize.MaxIDs {
-		return nil, nil, fmt.Errorf("chunk has %d phoneme ids, want 1..%d", len(ids), phonemize.MaxIDs)
+	if len(ids) == 0 || len(ids) > MaxIDs {
+		return nil, nil, fmt.Errorf("chunk has %d phoneme ids, want 1..%d", len(ids), MaxIDs)
 	}
 	if len(style) != StyleDim {
 		return nil, nil, fmt.Errorf("style has %d values, want %d", len(style), StyleDim)

@@ -12,15 +12,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // Voice pack geometry: one 256-value style vector per utterance length, 1 to the most phoneme
 // ids the model takes in one run.
 const (
 	StyleDim  = 256
-	PackRows  = phonemize.MaxIDs
+	PackRows  = MaxIDs
 	PackBytes = PackRows * StyleDim * 4
 )
 

@@ -32,10 +32,10 @@
 // through the phonemizer package's steps (espeaklang.go), Mandarin by package zh and Japanese
 // by package ja. ResolveLang picks a request's language from its lang or its voice's prefix.
 //
-// Chunks splits the phonemes of a long text into model-sized pieces (at most MaxIDs ids each),
-// cutting at sentence ends first (each language's: langpunct.go), then at clause punctuation,
-// then between words, and keeps the first piece small so that a streaming server can send its
-// first audio early.
+// Pieces reads a text into its words with their phonemes and the strength of the boundary
+// after each: a sentence end (each language's: langpunct.go), clause punctuation, a comma,
+// and between English words, a phrase boundary or a cut inside a phrase, from the words' tags.
+// Package chunk cuts them into model-sized chunks.
 //
 // A Phonemizer is safe for concurrent use. Close stops its espeak-ng helper processes, if any.
 package phonemize

@@ -71,68 +71,35 @@ func FuzzPhonemize(f *testing.F) {
 	})
 }
 
-// FuzzChunks checks that chunking never panics, fails only for text with nothing to speak (and
-// then with ErrEmptyText), holds the first chunk to its own budget and every other chunk to
-// MaxIDs, and emits only vocabulary ids.
-func FuzzChunks(f *testing.F) {
+// FuzzPieces checks that reading text into pieces never panics, fails only for text with
+// nothing to read (ErrEmptyText), and that the pieces carry the whole reading's ids, each piece
+// its own.
+func FuzzPieces(f *testing.F) {
 	for _, s := range fuzzSeeds {
-		f.Add(s, 10, 60)
+		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, text string, first, maxIDs int) {
-		if !utf8.ValidString(text) || strings.TrimSpace(text) == "" {
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
 			return
 		}
 		p := offlinePhonemizer(t)
-		// Every seventh value of first paces the chunks, at 0 to 6 units of audio an id.
-		opt := Options{FirstChunkMaxIDs: first % 600, MaxIDs: maxIDs % 600}
-		if first%7 != 0 {
-			opt.Pace, opt.PaceOverhead = float64(first%7), 18
-		}
-		opt.FirstChunkAt = FirstAt(max(maxIDs, -maxIDs) % 4) // punctuation, phrase, word or auto
-		opt.Context = first%2 == 0
-		chunks, err := p.Chunks(text, opt)
+		pieces, err := p.Pieces(text, "")
 		if err != nil {
-			if !errors.Is(err, ErrEmptyText) {
-				t.Fatalf("Chunks(%q): %v, want nil or ErrEmptyText", text, err)
-			}
-			if ps, _ := p.Phonemize(text, ""); len(Tokenize(ps)) > 0 {
-				t.Fatalf("Chunks(%q) found nothing to speak, but Phonemize gives %q", text, ps)
+			if !errors.Is(err, ErrEmptyText) || strings.TrimSpace(text) != "" {
+				t.Fatalf("Pieces(%q): %v, want nil, or ErrEmptyText for a blank text", text, err)
 			}
 			return
 		}
-		limit := MaxIDs
-		if opt.MaxIDs > 0 && opt.MaxIDs < MaxIDs {
-			limit = opt.MaxIDs
+		for i, pc := range pieces {
+			if pc.IDs != len(Tokenize(pc.Phonemes)) {
+				t.Fatalf("piece %d of %q: %d ids, but its phonemes %q have %d", i, text, pc.IDs, pc.Phonemes, len(Tokenize(pc.Phonemes)))
+			}
+			if pc.Cut < BoundaryNone || pc.Cut > BoundaryParagraph {
+				t.Fatalf("piece %d of %q: boundary %d", i, text, pc.Cut)
+			}
 		}
-		firstLimit := DefaultFirstChunkMaxIDs
-		if (opt.FirstChunkAt == FirstAtPhrase || opt.FirstChunkAt == FirstAtWord) && opt.Pace == 0 {
-			// Paced, an early first chunk that would leave the listener a wait falls back to
-			// the first phrase, and its budget (cutter.plan).
-			firstLimit = DefaultEarlyFirstChunkMaxIDs
-		}
-		if opt.FirstChunkMaxIDs > 0 {
-			firstLimit = opt.FirstChunkMaxIDs
-		}
-		firstLimit = min(firstLimit, limit)
-		for i, c := range chunks {
-			lim := limit
-			if i == 0 {
-				lim = firstLimit
-			}
-			if len(c.IDs) < 1 || len(c.IDs) > lim {
-				t.Fatalf("chunk %d of %q has %d ids (limit %d)", i, text, len(c.IDs), lim)
-			}
-			if n := len(c.Before) + len(c.IDs) + len(c.After); n > MaxIDs {
-				t.Fatalf("chunk %d of %q: the model would hear %d ids", i, text, n)
-			}
-			if len(c.Before) > 0 && c.Before[len(c.Before)-1] != SpaceID || len(c.After) > 0 && c.After[0] != SpaceID {
-				t.Fatalf("chunk %d of %q: context %v | %v does not meet it at a space", i, text, c.Before, c.After)
-			}
-			for _, id := range c.IDs {
-				if id <= 0 || id >= NumTokens {
-					t.Fatalf("chunk %d of %q has id %d", i, text, id)
-				}
-			}
+		if pieces[len(pieces)-1].Cut != BoundaryParagraph {
+			t.Fatalf("the last piece of %q ends on %d, want a paragraph's end", text, pieces[len(pieces)-1].Cut)
 		}
 	})
 }

@@ -59,8 +59,8 @@ func TestEmptyText(t *testing.T) {
 		if _, err := p.Phonemize(s, ""); !errors.Is(err, ErrEmptyText) {
 			t.Errorf("Phonemize(%q) error = %v, want ErrEmptyText", s, err)
 		}
-		if _, err := p.Chunks(s, Options{}); !errors.Is(err, ErrEmptyText) {
-			t.Errorf("Chunks(%q) error = %v, want ErrEmptyText", s, err)
+		if _, err := p.Pieces(s, ""); !errors.Is(err, ErrEmptyText) {
+			t.Errorf("Pieces(%q) error = %v, want ErrEmptyText", s, err)
 		}
 	}
 }
@@ -157,8 +157,8 @@ func TestConcurrentUse(t *testing.T) {
 					t.Errorf("concurrent Phonemize(%q) = %q, %v; want %q", texts[i], got, err, want[i])
 					return
 				}
-				if _, err := p.Chunks(texts[i], Options{}); err != nil {
-					t.Errorf("concurrent Chunks: %v", err)
+				if _, err := p.Pieces(texts[i], ""); err != nil {
+					t.Errorf("concurrent Pieces: %v", err)
 					return
 				}
 			}

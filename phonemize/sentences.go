@@ -20,9 +20,9 @@ var streamAbbreviations = []string{"mr", "mrs", "ms", "dr", "st", "jr", "sr", "p
 // CutSentences splits buf, text that is still arriving, into the complete sentences at its
 // front, ready to speak, and the unfinished rest that waits for more text. A sentence is
 // complete once its terminator is followed by white space: "3." may become "3.5" and "Hello!"
-// may become "Hello!!". It is the streaming counterpart of Chunks' cut levels: Chunks packs a
-// whole text into model-sized chunks, CutSentences decides when enough of a stream has come to
-// start speaking.
+// may become "Hello!!". It is the streaming counterpart of Pieces' boundaries: package chunk
+// packs a whole text into model-sized chunks, CutSentences decides when enough of a stream has
+// come to start speaking.
 func CutSentences(buf string) (done, rest string) {
 	cut := -1
 	for i, r := range buf {

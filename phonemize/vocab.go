@@ -35,11 +35,15 @@ func inVocab(r rune) bool {
 // NumTokens is the size of the model's token embedding (ids are in [0, NumTokens)).
 const NumTokens = 178
 
-// MaxIDs is the most phoneme ids one model call takes between its two pads.
-const MaxIDs = 510
-
 // ID returns the vocabulary id of a phoneme symbol.
 func ID(r rune) (int64, bool) {
 	id, ok := vocab[r]
 	return id, ok
 }
+
+// Silent reports whether id is punctuation or the space between words: symbols the model
+// makes pauses of, where every other id is a sound of speech.
+func Silent(id int64) bool { return id >= vocab[';'] && id <= SpaceID }
+
+// SpaceID is the vocabulary id of the space between two words.
+var SpaceID = vocab[' ']

@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
@@ -94,8 +95,8 @@ func (v fakeVoices) Names() []string { return v.names }
 // control the number of chunks with punctuation and their length with the text.
 type fakePhonemizer struct{}
 
-func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chunk, error) {
-	var out []phonemize.Chunk
+func (fakePhonemizer) Chunks(text string, _ chunk.Options) ([]chunk.Chunk, error) {
+	var out []chunk.Chunk
 	start := 0
 	flush := func(end int) {
 		s := strings.TrimSpace(text[start:end])
@@ -107,7 +108,7 @@ func (fakePhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chun
 			}
 		}
 		if len(ids) > 0 {
-			out = append(out, phonemize.Chunk{Text: s, Phonemes: s, IDs: ids, Break: phonemize.BreakSentence})
+			out = append(out, chunk.Chunk{Text: s, Phonemes: s, IDs: ids, Break: chunk.BreakSentence})
 		}
 	}
 	for i, r := range text {

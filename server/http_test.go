@@ -19,7 +19,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -54,7 +54,7 @@ func decodeError(t testing.TB, b []byte) api.ErrorResponse {
 // wantSamples is what the client receives for text: the fake model's sound, one id per letter,
 // each chunk framed by the silence of its join (tts.JoinPause) or, last, of the end.
 func wantSamples(text string) int {
-	chunks, _ := fakePhonemizer{}.Chunks(text, phonemize.Options{})
+	chunks, _ := fakePhonemizer{}.Chunks(text, chunk.Options{})
 	n := 0
 	for i, c := range chunks {
 		silence := tts.JoinLead + tts.EndTail

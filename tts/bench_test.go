@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -24,7 +25,7 @@ func BenchmarkArrivalBehindLongRequest(b *testing.B) {
 	a := testenv.Assets(b)
 	for _, maxIDs := range []int{510, 200} {
 		b.Run(fmt.Sprintf("max_chunk_ids=%d", maxIDs), func(b *testing.B) {
-			e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: a, Provider: "cpu", Slots: 1, Threads: 2, MaxChunkIDs: maxIDs}, nil)
+			e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: a, Provider: "cpu", Slots: 1, Threads: 2, Policy: chunk.Policy{MaxChunkIDs: maxIDs}}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

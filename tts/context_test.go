@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
@@ -17,11 +18,11 @@ import (
 // when the options ask for context. Ids: a=1 b=2 c=3 d=4, space=SpaceID.
 type contextPhonemizer struct{}
 
-func (contextPhonemizer) Chunks(_ string, o phonemize.Options) ([]phonemize.Chunk, error) {
+func (contextPhonemizer) Chunks(_ string, o chunk.Options) ([]chunk.Chunk, error) {
 	sp := phonemize.SpaceID
-	c := []phonemize.Chunk{
-		{Text: "a b", IDs: []int64{1, sp, 2}, Break: phonemize.BreakWord},
-		{Text: "c d", IDs: []int64{3, sp, 4}, Break: phonemize.BreakEnd},
+	c := []chunk.Chunk{
+		{Text: "a b", IDs: []int64{1, sp, 2}, Break: chunk.BreakWord},
+		{Text: "c d", IDs: []int64{3, sp, 4}, Break: chunk.BreakEnd},
 	}
 	if o.Context {
 		c[0].After = []int64{sp, 3}
@@ -96,7 +97,7 @@ func TestContextIsHeardButNotPlayed(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			syn := &blockSynth{align: c.align}
-			e := New(Config{ChunkContext: c.setting}, contextPhonemizer{}, syn, fakeVoices{})
+			e := New(Config{Policy: chunk.Policy{ChunkContext: c.setting}}, contextPhonemizer{}, syn, fakeVoices{})
 			defer e.Close()
 			var pcm []float32
 			var chunks []Chunk
@@ -151,10 +152,10 @@ func quietRun(pcm []float32, end bool) int {
 // optsPhonemizer records the options of each call and cuts like contextPhonemizer.
 type optsPhonemizer struct {
 	mu   sync.Mutex
-	opts []phonemize.Options
+	opts []chunk.Options
 }
 
-func (p *optsPhonemizer) Chunks(text string, o phonemize.Options) ([]phonemize.Chunk, error) {
+func (p *optsPhonemizer) Chunks(text string, o chunk.Options) ([]chunk.Chunk, error) {
 	p.mu.Lock()
 	p.opts = append(p.opts, o)
 	p.mu.Unlock()
@@ -188,7 +189,7 @@ func TestFirstChunkAtAutoFollowsTheLoad(t *testing.T) {
 	for _, align := range []bool{true, false} {
 		syn := &gatedBlockSynth{blockSynth: blockSynth{align: align}, gate: make(chan struct{})}
 		ph := &optsPhonemizer{}
-		e := New(Config{FirstChunkAt: phonemize.FirstAtAuto}, ph, syn, fakeVoices{})
+		e := New(Config{Policy: chunk.Policy{FirstChunkAt: chunk.FirstAtAuto}}, ph, syn, fakeVoices{})
 		speak := func() <-chan error {
 			done := make(chan error, 1)
 			go func() {
@@ -219,9 +220,9 @@ func TestFirstChunkAtAutoFollowsTheLoad(t *testing.T) {
 			}
 		}
 		e.Close()
-		want := []phonemize.FirstAt{phonemize.FirstAtWord, phonemize.FirstAtPunctuation}
+		want := []chunk.FirstAt{chunk.FirstAtWord, chunk.FirstAtPunctuation}
 		if !align {
-			want[0] = phonemize.FirstAtPunctuation
+			want[0] = chunk.FirstAtPunctuation
 		}
 		// Context too is for the lone request.
 		wantContext := []bool{align, false}

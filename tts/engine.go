@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/model"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/chunk"
 )
 
 // Engine turns requests into streamed audio. It is safe for concurrent use.
@@ -18,8 +17,9 @@ type Engine struct {
 	ph     Phonemizer
 	voices Voices
 	sched  *scheduler
-	// context: chunks cut between two words are run with the word across the cut.
-	context bool
+	// aligns: the synthesizer says where each id's audio lies (Aligner), so chunks cut between
+	// two words can be run with the word across the cut.
+	aligns bool
 	// release closes what the engine owns: set by Load, nil for an engine built by New on
 	// parts the caller keeps.
 	release   func() error
@@ -37,7 +37,7 @@ func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
 	}
 	al, aligns := syn.(Aligner)
 	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer, cfg.Cores),
-		context: aligns && al.Aligns() && cfg.ChunkContext != model.ToggleOff}
+		aligns: aligns && al.Aligns()}
 }
 
 // Close waits for running chunks, fails queued ones and stops the slot workers. An engine
@@ -58,14 +58,9 @@ func (e *Engine) QueueDepth() int { return e.sched.depth() }
 
 // styleIDs is the utterance length whose style row a chunk is spoken with: its sentence's.
 // The voice packs hold one row per length, and the reference speaks a sentence with the row
-// of its whole length; so does kokoro, for every part of a sentence cut off for early audio.
-// Against each part spoken with the row of its own length, the word error rate on split
-// sentences went 13.6 → 10.6 % (af_heart), 14.5 → 9.4 % (am_michael), 14.5 → 12.3 %
-// (bm_george) and stayed 37.4 % (bf_emma) on the listening sentences, and on fresh ones
-// 10.0 → 10.0 %, 13.5 → 10.0 %, 18.3 → 22.3 % and 46.7 → 44.1 % (testdata/listen/fresh.md):
-// better on average, not on every voice. (British voices now start on a whole sentence; see
-// chunkOptions.)
-func styleIDs(c phonemize.Chunk) int {
+// of its whole length; so does kokoro, for every part of a sentence cut off for early audio
+// (docs/listening.md).
+func styleIDs(c chunk.Chunk) int {
 	return max(len(c.IDs), c.SentenceIDs)
 }
 
@@ -180,70 +175,10 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	return st, nil
 }
 
-// paceMargin is the share of the audio still to play that the next chunk's model time may
-// take: the rest absorbs a chunk slower than its estimate and the trip to the listener.
-const paceMargin = 0.7
-
-// wholeMargin is the share of the audio still to play that the rest of a sentence, taken whole
-// as the next chunk, may take: a cut costs the model a chunk's overhead (overheadIDs) again.
-const wholeMargin = 0.9
-
-// chunkOptions are the phonemizer's budgets for a request at speed. The first chunk is one
-// phrase while the slots keep up; when chunks already wait for a slot, it is packed like the
-// others, since every chunk costs the model its lead and tail silence again (overheadIDs),
-// and a small first chunk then only lengthens the queue.
-func (e *Engine) chunkOptions(lang string, speed float64) phonemize.Options {
-	british := phonemize.IsBritish(lang)
+// chunkOptions are the chunk budgets of a request in lang at speed: the engine's policy, by
+// what the slots show now (chunk.Policy.For).
+func (e *Engine) chunkOptions(lang string, speed float64) chunk.Options {
 	idle := e.sched.idle()
-	// Context costs the model the words across each cut. A lone request has the wide slot to
-	// itself and the time to spare; beside others, whose chunks share the narrow slots, the
-	// cuts stay plain (in a run with context, and paced cuts kept long, at every load, 2 of 32
-	// requests stalled at N=2, where none had without them).
-	o := phonemize.Options{Lang: lang, FirstChunkMaxIDs: e.cfg.FirstChunkMaxIDs, FirstChunkMinIDs: e.cfg.FirstChunkMinIDs,
-		FirstChunkAt: e.cfg.FirstChunkAt, MaxIDs: e.cfg.MaxChunkIDs, Ramp: max(e.cfg.Ramp, 0), Context: e.context && idle}
-	if e.cfg.Ramp == 0 {
-		// Later chunks are cut to what the model makes while the audio before them plays, by
-		// the speed the slots have shown; a fixed ramp until they have shown it. (Moving the
-		// first chunk later when the rest could not keep up, by the same estimate, took the
-		// p95 first audio of two requests at once from 1861 to 2048 ms, past a 2 s SLO.)
-		// British voices keep the fixed ramp: pacing cuts sentences where the slots are slow,
-		// and a cut British sentence is heard worse (bf_emma's word error rate in TestRealListening
-		// went from 34.9 % to 62.8 % with paced chunks under the race detector's load).
-		if p, ok := e.sched.pace(); ok && !british {
-			o.Pace, o.PaceOverhead = p*paceMargin, overheadIDs
-			if idle {
-				// Alone on the wide slot the model's time varies little; beside other requests
-				// the narrow slots' does, and the full margin is kept (with the rest taken whole
-				// at 90 %, 2 of 32 requests stalled at N=2 in scripts/perf_compare.sh).
-				o.PaceWhole = wholeMargin / paceMargin
-			}
-		} else {
-			o.Ramp = DefaultRamp
-		}
-	}
-	if o.MaxIDs <= 0 || o.MaxIDs > phonemize.MaxIDs {
-		o.MaxIDs = phonemize.MaxIDs
-	}
-	if speed < 1 {
-		o.MaxIDs = max(1, int(float64(o.MaxIDs)*speed))
-	}
-	if e.sched.backlogged() {
-		o.FirstChunkMaxIDs, o.FirstChunkMinIDs, o.FirstChunkAt = o.MaxIDs, phonemize.MaxIDs, phonemize.FirstAtPunctuation
-	}
-	if o.FirstChunkAt == phonemize.FirstAtAuto {
-		// A lone request starts on its first words, heard with the word after them (context);
-		// beside others it starts on its first phrase, which leaves the slots, shared then, time
-		// to make the rest before it has played.
-		o.FirstChunkAt = phonemize.FirstAtPunctuation
-		if o.Context {
-			o.FirstChunkAt = phonemize.FirstAtWord
-		}
-	}
-	// British voices start on a whole sentence: a sentence cut at its first phrase was heard
-	// 10 points worse than the reference speaking it whole (bf_emma, 44.1 % against 34.1 %
-	// word error rate on 17 fresh sentences; bm_george 22.3 % against 15.7 %), where the
-	// American voices lost nothing (testdata/listen/fresh.md). Their first audio waits for
-	// the first sentence, as the reference's and the peers' does.
-	o.FirstChunkWholeSentence = british
-	return o
+	pace, _ := e.sched.pace()
+	return e.cfg.For(lang, speed, chunk.Slots{Pace: pace, Idle: idle, Backlogged: e.sched.backlogged(), Aligns: e.aligns})
 }

@@ -12,7 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/chunk"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -21,11 +21,11 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // first byte, so the fake model can tell chunks apart.
 type splitPhonemizer struct{}
 
-func (splitPhonemizer) Chunks(text string, _ phonemize.Options) ([]phonemize.Chunk, error) {
-	var out []phonemize.Chunk
+func (splitPhonemizer) Chunks(text string, _ chunk.Options) ([]chunk.Chunk, error) {
+	var out []chunk.Chunk
 	for _, p := range strings.Split(text, "|") {
 		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, phonemize.Chunk{Text: p, Phonemes: p, IDs: []int64{int64(p[0]), int64(len(p))}})
+			out = append(out, chunk.Chunk{Text: p, Phonemes: p, IDs: []int64{int64(p[0]), int64(len(p))}})
 		}
 	}
 	return out, nil
@@ -200,7 +200,7 @@ func TestStreamDeliversChunksInOrder(t *testing.T) {
 		}
 	}
 	// 50 ms of sound per chunk at speed 2, each framed by the silence of its join.
-	want := 4*(50*time.Millisecond+JoinLead) + 3*(JoinPause(phonemize.BreakWord)-JoinLead) + EndTail
+	want := 4*(50*time.Millisecond+JoinLead) + 3*(JoinPause(chunk.BreakWord)-JoinLead) + EndTail
 	if st.AudioDuration != want {
 		t.Errorf("audio %v at speed 2, want %v", st.AudioDuration, want)
 	}
@@ -291,22 +291,22 @@ func TestCloseFailsQueuedWork(t *testing.T) {
 // optionsPhonemizer records the options the engine asks for.
 type optionsPhonemizer struct {
 	splitPhonemizer
-	got chan phonemize.Options
+	got chan chunk.Options
 }
 
-func (p optionsPhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
+func (p optionsPhonemizer) Chunks(text string, opt chunk.Options) ([]chunk.Chunk, error) {
 	p.got <- opt
 	return p.splitPhonemizer.Chunks(text, opt)
 }
 
 func TestChunkBudgetsReachThePhonemizer(t *testing.T) {
-	ph := optionsPhonemizer{got: make(chan phonemize.Options, 1)}
-	e := New(Config{FirstChunkMaxIDs: 40, MaxChunkIDs: 200}, ph, &instantSynth{}, fakeVoices{})
+	ph := optionsPhonemizer{got: make(chan chunk.Options, 1)}
+	e := New(Config{Policy: chunk.Policy{FirstChunkMaxIDs: 40, MaxChunkIDs: 200}}, ph, &instantSynth{}, fakeVoices{})
 	defer e.Close()
 	if _, err := e.Stream(context.Background(), Request{Text: "a|b", Voice: "bf_emma"}, func(Chunk) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxIDs != 200 || o.Lang != "en-gb" {
+	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxChunkIDs != 200 || o.Lang != "en-gb" {
 		t.Fatalf("phonemizer asked with %+v", o)
 	}
 }
@@ -327,10 +327,10 @@ func (r *recorder[T]) add(v T) {
 // records the options it is asked to chunk with.
 type sentencePhonemizer struct {
 	splitPhonemizer
-	recorder[phonemize.Options]
+	recorder[chunk.Options]
 }
 
-func (p *sentencePhonemizer) Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error) {
+func (p *sentencePhonemizer) Chunks(text string, opt chunk.Options) ([]chunk.Chunk, error) {
 	p.add(opt)
 	cs, err := p.splitPhonemizer.Chunks(text, opt)
 	for i := range cs {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/chunk"
 )
 
 // The model speaks every chunk as a whole utterance: about 0.3 s of silence before the speech
@@ -41,15 +41,15 @@ const (
 )
 
 // JoinPause is the silence between the speech of two chunks joined at boundary b.
-func JoinPause(b phonemize.Break) time.Duration {
+func JoinPause(b chunk.Break) time.Duration {
 	switch b {
-	case phonemize.BreakWord:
+	case chunk.BreakWord:
 		return 40 * time.Millisecond
-	case phonemize.BreakComma:
+	case chunk.BreakComma:
 		return 160 * time.Millisecond
-	case phonemize.BreakClause, phonemize.BreakSentence:
+	case chunk.BreakClause, chunk.BreakSentence:
 		return 270 * time.Millisecond
-	case phonemize.BreakParagraph:
+	case chunk.BreakParagraph:
 		return 820 * time.Millisecond
 	}
 	return JoinLead + EndTail
@@ -64,12 +64,12 @@ func JoinPause(b phonemize.Break) time.Duration {
 // A side cut out of running speech (cutContext: keepHead after a context cut before the chunk,
 // keepTail before one after it) is kept as it is, so the two sides join without a pause.
 // from is the sample of pcm the result starts at (audio.Reframe).
-func reframe(pcm []float32, end phonemize.Break, resumes, keepHead, keepTail bool) (out []float32, from int) {
+func reframe(pcm []float32, end chunk.Break, resumes, keepHead, keepTail bool) (out []float32, from int) {
 	lead, tail := JoinLead, EndTail
 	if resumes {
-		lead = JoinPause(phonemize.BreakSentence) - EndTail
+		lead = JoinPause(chunk.BreakSentence) - EndTail
 	}
-	if end != phonemize.BreakEnd {
+	if end != chunk.BreakEnd {
 		tail = JoinPause(end) - JoinLead
 	}
 	l, t := samples(lead), samples(tail)
@@ -84,9 +84,9 @@ func reframe(pcm []float32, end phonemize.Break, resumes, keepHead, keepTail boo
 
 // joinAfter is the boundary chunk i of chunks ends on: whatever the phonemizer says, the last
 // chunk ends the request.
-func joinAfter(chunks []phonemize.Chunk, i int) phonemize.Break {
+func joinAfter(chunks []chunk.Chunk, i int) chunk.Break {
 	if i == len(chunks)-1 {
-		return phonemize.BreakEnd
+		return chunk.BreakEnd
 	}
 	return chunks[i].Break
 }

@@ -9,16 +9,16 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/chunk"
 )
 
 // breaksPhonemizer returns one chunk per break, each ending on that break.
-type breaksPhonemizer []phonemize.Break
+type breaksPhonemizer []chunk.Break
 
-func (b breaksPhonemizer) Chunks(string, phonemize.Options) ([]phonemize.Chunk, error) {
-	out := make([]phonemize.Chunk, len(b))
+func (b breaksPhonemizer) Chunks(string, chunk.Options) ([]chunk.Chunk, error) {
+	out := make([]chunk.Chunk, len(b))
 	for i, br := range b {
-		out[i] = phonemize.Chunk{Text: br.String(), Phonemes: "x", IDs: []int64{int64('a' + i), 1}, Break: br}
+		out[i] = chunk.Chunk{Text: br.String(), Phonemes: "x", IDs: []int64{int64('a' + i), 1}, Break: br}
 	}
 	return out, nil
 }
@@ -45,8 +45,8 @@ func (utteranceSynth) Synthesize(_ context.Context, _ int, ids []int64, _ []floa
 // JoinLead after the first byte, and the request ends EndTail after its last sound.
 func TestJoinsPutBackThePauseTheTextAsksFor(t *testing.T) {
 	t.Parallel()
-	breaks := breaksPhonemizer{phonemize.BreakComma, phonemize.BreakWord, phonemize.BreakClause,
-		phonemize.BreakSentence, phonemize.BreakParagraph, phonemize.BreakSentence}
+	breaks := breaksPhonemizer{chunk.BreakComma, chunk.BreakWord, chunk.BreakClause,
+		chunk.BreakSentence, chunk.BreakParagraph, chunk.BreakSentence}
 	e := New(Config{}, breaks, utteranceSynth{}, fakeVoices{})
 	defer e.Close()
 	var pcm []float32
@@ -89,10 +89,10 @@ func TestJoinsPutBackThePauseTheTextAsksFor(t *testing.T) {
 func TestJoinPausesGrowWithTheBoundary(t *testing.T) {
 	t.Parallel()
 	prev := time.Duration(0)
-	for _, b := range []phonemize.Break{phonemize.BreakWord, phonemize.BreakComma, phonemize.BreakClause,
-		phonemize.BreakSentence, phonemize.BreakParagraph} {
+	for _, b := range []chunk.Break{chunk.BreakWord, chunk.BreakComma, chunk.BreakClause,
+		chunk.BreakSentence, chunk.BreakParagraph} {
 		p := JoinPause(b)
-		if p < prev || p < JoinLead+joinFade || p >= 600*time.Millisecond && b < phonemize.BreakParagraph {
+		if p < prev || p < JoinLead+joinFade || p >= 600*time.Millisecond && b < chunk.BreakParagraph {
 			t.Errorf("%v: pause %v after %v", b, p, prev)
 		}
 		prev = p
@@ -103,7 +103,7 @@ func TestJoinPausesGrowWithTheBoundary(t *testing.T) {
 // after what remains of a sentence's pause, so the two sound like one utterance.
 func TestResumedRequestStartsAfterASentencePause(t *testing.T) {
 	t.Parallel()
-	e := New(Config{}, breaksPhonemizer{phonemize.BreakSentence}, utteranceSynth{}, fakeVoices{})
+	e := New(Config{}, breaksPhonemizer{chunk.BreakSentence}, utteranceSynth{}, fakeVoices{})
 	defer e.Close()
 	var pcm []float32
 	for _, resumes := range []bool{false, true} {
@@ -116,7 +116,7 @@ func TestResumedRequestStartsAfterASentencePause(t *testing.T) {
 		}
 	}
 	pauses := audio.Pauses(pcm, api.SampleRate, 1)
-	if len(pauses) != 1 || time.Duration(pauses[0].Len())*time.Second/api.SampleRate != JoinPause(phonemize.BreakSentence) {
-		t.Fatalf("pauses %v, want one of %v", pauses, JoinPause(phonemize.BreakSentence))
+	if len(pauses) != 1 || time.Duration(pauses[0].Len())*time.Second/api.SampleRate != JoinPause(chunk.BreakSentence) {
+		t.Fatalf("pauses %v, want one of %v", pauses, JoinPause(chunk.BreakSentence))
 	}
 }

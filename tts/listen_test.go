@@ -8,6 +8,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/listen"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
@@ -41,7 +42,7 @@ func TestRealListening(t *testing.T) {
 	}
 	e, err := tts.Load(context.Background(), tts.LoadConfig{
 		Assets: testenv.RealModel(t), Provider: "cpu", Slots: 1, Threads: 2,
-		FirstChunkMaxIDs: 40, MaxChunkIDs: 70,
+		Policy: chunk.Policy{FirstChunkMaxIDs: 40, MaxChunkIDs: 70},
 	}, nil)
 	if err != nil {
 		t.Fatal(err)

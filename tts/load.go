@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/assets"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
@@ -27,17 +28,14 @@ type LoadConfig struct {
 	SlotThreads []int
 	// Cores is what slots of different widths share (0 = the machine's CPUs): a slot runs
 	// only when its threads fit in the cores left.
-	Cores            int
-	Session          model.SessionOptions
-	MaxTextChars     int               // longest accepted text; 0 = unlimited
-	FirstChunkMaxIDs int               // phoneme ids in the first chunk; 0 = the phonemizer's default
-	FirstChunkMinIDs int               // shortest first chunk ending at punctuation; 0 = the phonemizer's default
-	FirstChunkAt     phonemize.FirstAt // weakest boundary the first chunk may end on (Config.FirstChunkAt)
-	ChunkContext     model.Toggle      // cuts between words heard with the word across them (Config.ChunkContext)
-	MaxChunkIDs      int               // phoneme ids in later chunks; 0 = by provider (MaxChunkIDsFor)
-	Ramp             float64           // later chunk ≤ Ramp × the ids before it; 0 = paced (Config.Ramp), < 0 = none
-	DefaultVoice     string            // voice of a request that names none; "" = api.DefaultVoice
-	Espeak           string            // espeak-ng for unknown words: "" = from PATH, "off", or a path
+	Cores        int
+	Session      model.SessionOptions
+	MaxTextChars int // longest accepted text; 0 = unlimited
+	// Policy is how requests are cut into chunks (Config.Policy); MaxChunkIDs 0 = by provider
+	// (MaxChunkIDsFor).
+	chunk.Policy
+	DefaultVoice string // voice of a request that names none; "" = api.DefaultVoice
+	Espeak       string // espeak-ng for unknown words: "" = from PATH, "off", or a path
 	// PreloadLangs are languages whose dictionaries are read during the warm-up rather than
 	// by their first request (Japanese: about 5 s and 141 MB; Mandarin: 1 s and 36 MB).
 	PreloadLangs []string
@@ -103,18 +101,15 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 	if m.Info().Provider == model.ProviderCUDA {
 		cores = 0 // the slots are streams on one device, not threads on shared cores
 	}
+	policy := c.Policy
+	policy.MaxChunkIDs = MaxChunkIDsFor(c.MaxChunkIDs, m.Info().Provider)
 	eng := New(Config{
-		DefaultVoice:     c.DefaultVoice,
-		MaxTextChars:     c.MaxTextChars,
-		FirstChunkMaxIDs: c.FirstChunkMaxIDs,
-		FirstChunkMinIDs: c.FirstChunkMinIDs,
-		FirstChunkAt:     c.FirstChunkAt,
-		ChunkContext:     c.ChunkContext,
-		MaxChunkIDs:      MaxChunkIDsFor(c.MaxChunkIDs, m.Info().Provider),
-		Ramp:             c.Ramp,
-		Cores:            cores,
-		Observer:         c.Observer,
-	}, ph, m, voices)
+		DefaultVoice: c.DefaultVoice,
+		MaxTextChars: c.MaxTextChars,
+		Policy:       policy,
+		Cores:        cores,
+		Observer:     c.Observer,
+	}, chunk.Chunker{Reader: ph}, m, voices)
 	eng.release = release
 	return eng, nil
 }
@@ -153,18 +148,16 @@ func (c LoadConfig) Validate() error {
 	return nil
 }
 
-// MaxChunkIDsFor picks the later-chunk budget: the configured one, or by provider. On CPU
-// 200-id chunks run at the real-time factor of 510-id ones as far as a measurement can tell
-// (510 took 1.13× the model time per second of audio, 0.72–1.52× over 5 alternating rounds on
-// a busy 2-core machine: `scripts/claims.sh chunks`, testdata/claims/chunk_ids.txt) but hold a
-// slot for seconds less, so new requests wait less behind them; on GPU a whole chunk takes a
-// fraction of a second and longer chunks use the device better.
+// MaxChunkIDsFor picks the later-chunk budget: the configured one, or by provider: 200 ids on
+// CPU, where a chunk holds its slot for seconds and a new request waits behind it; the model's
+// whole input on GPU, where a chunk takes a fraction of a second and longer chunks use the
+// device better (docs/performance.md).
 func MaxChunkIDsFor(configured int, p model.Provider) int {
 	if configured > 0 {
 		return configured
 	}
 	if p == model.ProviderCUDA {
-		return phonemize.MaxIDs
+		return model.MaxIDs
 	}
 	return 200
 }
@@ -196,9 +189,8 @@ func (c LoadConfig) Shape(p model.Provider, ortLib string, cpus int) (threads []
 // loneThreads is the width of the slot of shape that runs only alone, when its slots share
 // cores: one that takes all of them, as the adaptive shape's wide slot does (0 = none). The
 // scheduler starts a slot only when its threads fit in the free cores, so no other slot
-// computes beside it and its workers may spin: a 12-id first chunk took 0.92× the time with
-// spinning on the wide slot (the fastest of 7 runs, two alternating runs each: 410–425
-// against 452–455 ms).
+// computes beside it and its workers may spin, which shortens its chunks
+// (docs/performance.md).
 func loneThreads(shape []int, cores int) int {
 	if cores <= 0 || !Elastic(shape, cores) {
 		return 0

@@ -14,6 +14,7 @@ import (
 	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/internal/listen"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -46,7 +47,7 @@ func BenchmarkFirstChunkProsody(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer e.Close()
-	for _, minIDs := range []int{phonemize.MaxIDs, 24, 12, 4} {
+	for _, minIDs := range []int{model.MaxIDs, 24, 12, 4} {
 		b.Run(fmt.Sprintf("min=%d", minIDs), func(b *testing.B) {
 			e.cfg.FirstChunkMinIDs = minIDs
 			for range b.N {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
@@ -53,8 +54,8 @@ type reference struct {
 // vocabulary's for those symbols, so the engine gets fixed model inputs.
 type phonemesAsText struct{}
 
-func (phonemesAsText) Chunks(text string, _ phonemize.Options) ([]phonemize.Chunk, error) {
-	return []phonemize.Chunk{{Text: text, Phonemes: text, IDs: phonemize.Tokenize(text), Break: phonemize.BreakEnd}}, nil
+func (phonemesAsText) Chunks(text string, _ chunk.Options) ([]chunk.Chunk, error) {
+	return []chunk.Chunk{{Text: text, Phonemes: text, IDs: phonemize.Tokenize(text), Break: chunk.BreakEnd}}, nil
 }
 
 // rawOutput keeps what the model returned for each chunk, before the engine trims its silence.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/model"
 )
 
@@ -19,7 +20,7 @@ type job struct {
 	startBy  time.Time // deadline less the chunk's expected model time: the queue's order
 	seq      uint64    // arrival order breaks ties
 	ids      []int64   // what the model hears: the context ids, then the chunk's own, then context
-	// before and after are how many of ids are context (phonemize.Chunk.Before, After): the
+	// before and after are how many of ids are context (chunk.Chunk.Before, After): the
 	// audio is cut inside the space that ends or starts them (cutContext).
 	before, after int
 	style         []float32
@@ -362,14 +363,9 @@ func (s *scheduler) close() {
 // chunks are joined, so that a request's chunks can be cut to what the model makes while the
 // audio before them plays.
 type estimator struct {
-	perUnit map[int]time.Duration // by slot threads: model time per (id + overheadIDs) at speed 1
+	perUnit map[int]time.Duration // by slot threads: model time per (id + chunk.OverheadIDs) at speed 1
 	audio   time.Duration         // audio per id at speed 1, as played; 0 until observed
 }
-
-// overheadIDs is the lead and tail silence the model makes around every chunk, about 0.9 s of
-// audio, in ids: model time grew as 13.5 ms × (ids + 18.5) on a 2-thread slot and
-// 24.3 ms × (ids + 17.6) on a 1-thread one, chunks of 2 to 107 ids (af_heart, 2 cores).
-const overheadIDs = 18
 
 // priorPerUnit is the guess before any chunk has run: 2 cores of a small CPU machine.
 const priorPerUnit = 30 * time.Millisecond
@@ -380,7 +376,7 @@ func (e *estimator) expect(ids int, speed float32, threads int) time.Duration {
 	if speed <= 0 {
 		speed = 1
 	}
-	return time.Duration(float64(e.per(threads)) * float64(ids+overheadIDs) / float64(speed))
+	return time.Duration(float64(e.per(threads)) * float64(ids+chunk.OverheadIDs) / float64(speed))
 }
 
 // per is the model time per unit on a slot of threads, from that width or scaled from another.
@@ -398,7 +394,7 @@ func (e *estimator) observe(ids int, speed float32, threads int, took time.Durat
 	if speed <= 0 {
 		speed = 1
 	}
-	per := time.Duration(float64(took) * float64(speed) / float64(ids+overheadIDs))
+	per := time.Duration(float64(took) * float64(speed) / float64(ids+chunk.OverheadIDs))
 	if old, ok := e.perUnit[threads]; ok {
 		per = (3*old + per) / 4
 	}

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/chunk"
+	"github.com/kokoro-sm/kokoro/model"
 )
 
 // shapedSynth has slots of different widths; each chunk runs until the test releases it,
@@ -176,19 +177,19 @@ func TestEstimatorLearnsPerWidth(t *testing.T) {
 // with chunks waiting for a slot the first chunk is packed like the others.
 func TestChunkOptionsFollowSpeedAndLoad(t *testing.T) {
 	syn := newGatedSynth(1)
-	e := New(Config{FirstChunkMaxIDs: 40, FirstChunkMinIDs: 10, MaxChunkIDs: 200}, splitPhonemizer{}, syn, fakeVoices{})
+	e := New(Config{Policy: chunk.Policy{FirstChunkMaxIDs: 40, FirstChunkMinIDs: 10, MaxChunkIDs: 200}}, splitPhonemizer{}, syn, fakeVoices{})
 	defer e.Close()
-	if o := e.chunkOptions("en-us", 1); o.MaxIDs != 200 || o.FirstChunkMaxIDs != 40 || o.FirstChunkMinIDs != 10 || o.Ramp != DefaultRamp {
+	if o := e.chunkOptions("en-us", 1); o.MaxChunkIDs != 200 || o.FirstChunkMaxIDs != 40 || o.FirstChunkMinIDs != 10 || o.Ramp != chunk.DefaultRamp {
 		t.Errorf("idle, speed 1: %+v", o)
 	}
-	if o := e.chunkOptions("en-us", 0.5); o.MaxIDs != 100 {
-		t.Errorf("speed 0.5: budget %d, want 100", o.MaxIDs)
+	if o := e.chunkOptions("en-us", 0.5); o.MaxChunkIDs != 100 {
+		t.Errorf("speed 0.5: budget %d, want 100", o.MaxChunkIDs)
 	}
 	a := drain(context.Background(), e, "a")
 	<-syn.started
 	b := drain(context.Background(), e, "b")
 	waitDepth(t, e, 1)
-	if o := e.chunkOptions("en-us", 1); o.FirstChunkMaxIDs != 200 || o.FirstChunkMinIDs != phonemize.MaxIDs {
+	if o := e.chunkOptions("en-us", 1); o.FirstChunkMaxIDs != 200 || o.FirstChunkMinIDs != model.MaxIDs {
 		t.Errorf("backlogged: %+v, want the first chunk packed to 200 ids", o)
 	}
 	syn.release <- struct{}{}
@@ -201,13 +202,13 @@ func TestChunkOptionsFollowSpeedAndLoad(t *testing.T) {
 	}
 	// Once chunks have run and played, later chunks are paced by the speed the slot showed,
 	// not ramped; a fixed ramp, when configured, stays.
-	if o := e.chunkOptions("en-us", 1); o.Pace <= 0 || o.Ramp != 0 || o.PaceOverhead != overheadIDs {
+	if o := e.chunkOptions("en-us", 1); o.Pace <= 0 || o.Ramp != 0 || o.PaceOverhead != chunk.OverheadIDs {
 		t.Errorf("after chunks ran: %+v, want paced", o)
 	}
-	if o := e.chunkOptions("en-gb", 1); o.Pace != 0 || o.Ramp != DefaultRamp {
+	if o := e.chunkOptions("en-gb", 1); o.Pace != 0 || o.Ramp != chunk.DefaultRamp {
 		t.Errorf("a British voice: %+v, want the fixed ramp", o)
 	}
-	f := New(Config{Ramp: 2}, splitPhonemizer{}, newGatedSynth(1), fakeVoices{})
+	f := New(Config{Policy: chunk.Policy{Ramp: 2}}, splitPhonemizer{}, newGatedSynth(1), fakeVoices{})
 	defer f.Close()
 	f.sched.est.observe(12, 1, 1, 300*time.Millisecond)
 	f.sched.played(12, 1, time.Second)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -74,7 +75,7 @@ func spreadBounds(pcm []float32, n int) idBounds {
 // PCM before the reframe, from is where the reframe started (audio.Reframe), n the reframed
 // length; each word's sound starts lead samples before its first id. A word with no id of
 // speech (only punctuation) is not spoken and not listed.
-func placeWords(c phonemize.Chunk, bounds idBounds, from, n int, lead int) []Word {
+func placeWords(c chunk.Chunk, bounds idBounds, from, n int, lead int) []Word {
 	if len(bounds) != len(c.IDs)+1 {
 		return nil
 	}
@@ -104,7 +105,7 @@ func placeWords(c phonemize.Chunk, bounds idBounds, from, n int, lead int) []Wor
 
 // chunkWords are c's words; a chunk made without them (by a phonemizer that does not group
 // words) is read as its text's white-space separated words, sharing its ids evenly.
-func chunkWords(c phonemize.Chunk) []phonemize.Word {
+func chunkWords(c chunk.Chunk) []chunk.Word {
 	if len(c.Words) > 0 || len(c.IDs) == 0 {
 		return c.Words
 	}
@@ -112,16 +113,16 @@ func chunkWords(c phonemize.Chunk) []phonemize.Word {
 	if len(fields) == 0 {
 		fields = []string{c.Text}
 	}
-	words := make([]phonemize.Word, len(fields))
+	words := make([]chunk.Word, len(fields))
 	n := len(c.IDs)
 	for i, f := range fields {
-		words[i] = phonemize.Word{Text: f, Start: i * n / len(fields), End: (i + 1) * n / len(fields)}
+		words[i] = chunk.Word{Text: f, Start: i * n / len(fields), End: (i + 1) * n / len(fields)}
 	}
 	return words
 }
 
 // firstWord is the text of the first word chunk c speaks, "" when it has none.
-func firstWord(c phonemize.Chunk) string {
+func firstWord(c chunk.Chunk) string {
 	if w := chunkWords(c); len(w) > 0 {
 		return w[0].Text
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/listen"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/tts"
@@ -31,7 +32,7 @@ func TestRealWordTimes(t *testing.T) {
 	}
 	e, err := tts.Load(context.Background(), tts.LoadConfig{
 		Assets: testenv.RealModel(t), Provider: "cpu", Slots: 1, Threads: 2,
-		FirstChunkMaxIDs: 40, MaxChunkIDs: 70, Ramp: tts.DefaultRamp,
+		Policy: chunk.Policy{FirstChunkMaxIDs: 40, MaxChunkIDs: 70, Ramp: chunk.DefaultRamp},
 	}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/listen"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
-	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // SoundLead is what the model does: where silence precedes a word, its sound rises above the
@@ -35,7 +35,7 @@ func TestRealSoundLead(t *testing.T) {
 	var leads []time.Duration
 	for _, voice := range []string{"af_heart", "am_michael"} {
 		for _, text := range strings.Split(strings.TrimSpace(string(b)), "\n")[:4] {
-			chunks, err := e.ph.Chunks(text, phonemize.Options{FirstChunkWholeSentence: true})
+			chunks, err := e.ph.Chunks(text, chunk.Options{FirstChunkWholeSentence: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
@@ -16,13 +17,13 @@ import (
 // audio says which id is playing (levelSynth).
 type wordsPhonemizer struct{}
 
-func (wordsPhonemizer) Chunks(_ string, o phonemize.Options) ([]phonemize.Chunk, error) {
+func (wordsPhonemizer) Chunks(_ string, o chunk.Options) ([]chunk.Chunk, error) {
 	sp, comma, stop := phonemize.SpaceID, int64(3), int64(4)
-	c := []phonemize.Chunk{
-		{Text: "one, two", IDs: []int64{30, 31, comma, sp, 40, 41, 42}, Break: phonemize.BreakWord,
-			Words: []phonemize.Word{{Text: "one,", Start: 0, End: 4}, {Text: "two", Start: 4, End: 7}}},
-		{Text: "three four.", IDs: []int64{50, sp, 60, 61, stop}, Break: phonemize.BreakEnd,
-			Words: []phonemize.Word{{Text: "three", Start: 0, End: 2}, {Text: "four.", Start: 2, End: 5}}},
+	c := []chunk.Chunk{
+		{Text: "one, two", IDs: []int64{30, 31, comma, sp, 40, 41, 42}, Break: chunk.BreakWord,
+			Words: []chunk.Word{{Text: "one,", Start: 0, End: 4}, {Text: "two", Start: 4, End: 7}}},
+		{Text: "three four.", IDs: []int64{50, sp, 60, 61, stop}, Break: chunk.BreakEnd,
+			Words: []chunk.Word{{Text: "three", Start: 0, End: 2}, {Text: "four.", Start: 2, End: 5}}},
 	}
 	if o.Context {
 		c[0].After = []int64{sp, 50}
@@ -116,7 +117,7 @@ func TestWordTimesAreSampleExact(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e := New(Config{ChunkContext: c.context}, wordsPhonemizer{}, &levelSynth{align: true}, fakeVoices{})
+			e := New(Config{Policy: chunk.Policy{ChunkContext: c.context}}, wordsPhonemizer{}, &levelSynth{align: true}, fakeVoices{})
 			defer e.Close()
 			speed := c.speed
 			var got []string
@@ -182,7 +183,7 @@ func TestWordTimesWithoutAlignment(t *testing.T) {
 // wordlessPhonemizer is wordsPhonemizer without the words.
 type wordlessPhonemizer struct{}
 
-func (wordlessPhonemizer) Chunks(text string, o phonemize.Options) ([]phonemize.Chunk, error) {
+func (wordlessPhonemizer) Chunks(text string, o chunk.Options) ([]chunk.Chunk, error) {
 	c, err := wordsPhonemizer{}.Chunks(text, o)
 	for i := range c {
 		c[i].Words = nil

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -19,7 +19,7 @@ type Synthesizer interface {
 // Aligner is a Synthesizer that can say where each id's audio lies: SynthesizeAligned returns
 // the samples each padded id makes (a pad, the ids, a pad), summing to the PCM's length.
 // When it Aligns, the engine runs a chunk cut between two words with the words across the
-// cut and keeps only the chunk's own audio (phonemize.Options.Context).
+// cut and keeps only the chunk's own audio (chunk.Options.Context).
 type Aligner interface {
 	Aligns() bool
 	SynthesizeAligned(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, []int, error)
@@ -32,9 +32,9 @@ type Voices interface {
 	Names() []string
 }
 
-// Phonemizer turns text into model-sized chunks of phoneme ids.
+// Phonemizer turns text into model-sized chunks of phoneme ids (chunk.Chunker).
 type Phonemizer interface {
-	Chunks(text string, opt phonemize.Options) ([]phonemize.Chunk, error)
+	Chunks(text string, opt chunk.Options) ([]chunk.Chunk, error)
 }
 
 // Request is one utterance to speak.
@@ -98,28 +98,10 @@ var (
 
 // Config tunes the engine.
 type Config struct {
-	DefaultVoice     string
-	MaxTextChars     int // 0 = unlimited
-	FirstChunkMaxIDs int // passed to the phonemizer; 0 = its default
-	FirstChunkMinIDs int // passed to the phonemizer; 0 = its default
-	// FirstChunkAt is the weakest boundary the first chunk may end on (American voices; a
-	// British one starts on a whole sentence): punctuation by default.
-	FirstChunkAt phonemize.FirstAt
-	// ChunkContext runs each chunk cut between two words with the word across the cut and
-	// keeps only the chunk's own audio (phonemize.Options.Context), where the synthesizer
-	// aligns (Aligner): auto and on do, off does not.
-	ChunkContext model.Toggle
-	// MaxChunkIDs bounds every later chunk (0 = the model's 510). A slot is not preempted
-	// while it runs a chunk, so the chunk size is the scheduler's granularity: a new
-	// request's first chunk can wait behind one whole chunk of another request.
-	// At a speed under 1 the same ids make longer audio, and the model's memory and time grow
-	// with the audio: the budget shrinks by the speed.
-	MaxChunkIDs int
-	// Ramp bounds each later chunk to Ramp times the ids before it, so it is synthesized
-	// while they play. 0 = paced: each later chunk is cut to what the slots, at the speed they
-	// have shown, make while the audio before it plays (DefaultRamp until they have run a
-	// chunk); below 0 = no ramp.
-	Ramp        float64
+	DefaultVoice string
+	MaxTextChars int // 0 = unlimited
+	// Policy is how requests are cut into chunks (chunk.Policy.For, by what the slots show).
+	chunk.Policy
 	TTFABTarget time.Duration // deadline of a new request's first chunk; 0 = 300ms
 	// Cores is the number of cores the model slots share: with slots of different widths, a
 	// slot runs only when its threads fit in the cores left (see the scheduler). 0 = each
@@ -127,12 +109,6 @@ type Config struct {
 	Cores    int
 	Observer Observer // optional
 }
-
-// DefaultRamp lets each chunk after the first be up to three times the ids before it, until
-// the slots have shown their speed: on CPU the model makes audio two to three times faster
-// than real time on one core, so a chunk three times as long as the audio already sent is
-// ready before that audio has played.
-const DefaultRamp = 3.0
 
 // Observer sees each chunk the slots run, for metrics. Calls come from slot goroutines.
 type Observer interface {

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/phonemize"
+	"github.com/kokoro-sm/kokoro/chunk"
+	"github.com/kokoro-sm/kokoro/model"
 )
 
 // TuneConfig is what Tune measures: each slot shape of Shapes with the engine Load builds
@@ -245,7 +246,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 	}
 	var units []unit
 	for _, t := range texts {
-		chunks, err := e.ph.Chunks(t, phonemize.Options{FirstChunkMaxIDs: phonemize.MaxIDs, FirstChunkMinIDs: phonemize.MaxIDs, MaxIDs: phonemize.MaxIDs})
+		chunks, err := e.ph.Chunks(t, chunk.Options{Policy: chunk.Policy{FirstChunkMaxIDs: model.MaxIDs, FirstChunkMinIDs: model.MaxIDs, MaxChunkIDs: model.MaxIDs}})
 		if err != nil {
 			return 0, fmt.Errorf("phonemize %q: %w", t, err)
 		}
@@ -277,7 +278,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 				if err != nil && first == nil {
 					first = err
 				}
-				played, _ := reframe(pcm, phonemize.BreakEnd, false, false, false)
+				played, _ := reframe(pcm, chunk.BreakEnd, false, false, false)
 				audio += time.Duration(len(played)) * time.Second / api.SampleRate
 				mu.Unlock()
 				if err != nil {

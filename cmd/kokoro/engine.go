@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/assets"
 	"github.com/kokoro-sm/kokoro/model"
-	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -130,12 +130,12 @@ func (t *toggle) Set(v string) error {
 func (t *toggle) Type() string { return "auto|on|off" }
 
 // firstAt is a flag of punctuation, phrase or word.
-type firstAt phonemize.FirstAt
+type firstAt chunk.FirstAt
 
-func (f *firstAt) String() string { return phonemize.FirstAt(*f).String() }
+func (f *firstAt) String() string { return chunk.FirstAt(*f).String() }
 
 func (f *firstAt) Set(v string) error {
-	a, err := phonemize.ParseFirstAt(v)
+	a, err := chunk.ParseFirstAt(v)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/assets"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -60,7 +62,7 @@ func newPhonemizeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			chunks, err := p.Chunks(text, phonemize.Options{Lang: lang, FirstChunkMaxIDs: firstMax, MaxIDs: maxIDs})
+			chunks, err := chunk.Chunks(p, text, chunk.Options{Lang: lang, Policy: chunk.Policy{FirstChunkMaxIDs: firstMax, MaxChunkIDs: maxIDs}})
 			if err != nil {
 				return err
 			}
@@ -77,7 +79,7 @@ func newPhonemizeCmd() *cobra.Command {
 	cmd.Flags().StringVar(&batch, "batch", "", "read one utterance per line from this file (- for standard input)")
 	cmd.Flags().BoolVar(&timing, "timing", false, "with --batch, write each line's phonemizing time in nanoseconds to standard error")
 	cmd.Flags().IntVar(&firstMax, "first-chunk-max-ids", 0, "id budget of the first chunk (0 = default)")
-	cmd.Flags().IntVar(&maxIDs, "max-ids", 0, fmt.Sprintf("id budget of later chunks (0 = %d)", phonemize.MaxIDs))
+	cmd.Flags().IntVar(&maxIDs, "max-ids", 0, fmt.Sprintf("id budget of later chunks (0 = %d)", model.MaxIDs))
 	return cmd
 }
 

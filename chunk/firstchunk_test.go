@@ -1,4 +1,4 @@
-package phonemize
+package chunk
 
 import (
 	"strings"
@@ -21,11 +21,11 @@ func TestFirstChunkIsFirstPhrase(t *testing.T) {
 		{"I have checked your account this morning; the payment arrived. Thanks!", Options{}, "I have checked your account this morning;"},
 		{"Your package arrived. It is at the front desk, next to the mail room.", Options{}, "Your package arrived."},
 		// A lower minimum takes the greeting alone.
-		{"Hello Anna, how are you today?", Options{FirstChunkMinIDs: 4}, "Hello Anna,"},
+		{"Hello Anna, how are you today?", Options{Policy: Policy{FirstChunkMinIDs: 4}}, "Hello Anna,"},
 		// A first phrase longer than the first chunk's budget is cut between words.
-		{"When the long and tiring meeting had finally ended late in the evening we all went home, tired.", Options{FirstChunkMaxIDs: 30}, ""},
+		{"When the long and tiring meeting had finally ended late in the evening we all went home, tired.", Options{Policy: Policy{FirstChunkMaxIDs: 30}}, ""},
 		// With the minimum at the budget, the first chunk is packed like any other.
-		{"Thanks for calling, how can I help? I am here all day.", Options{FirstChunkMinIDs: 510, FirstChunkMaxIDs: 510}, "Thanks for calling, how can I help? I am here all day."},
+		{"Thanks for calling, how can I help? I am here all day.", Options{Policy: Policy{FirstChunkMinIDs: 510, FirstChunkMaxIDs: 510}}, "Thanks for calling, how can I help? I am here all day."},
 	} {
 		chunks, err := p.Chunks(c.text, c.opt)
 		if err != nil {
@@ -60,7 +60,7 @@ func TestFirstChunkAt(t *testing.T) {
 		{"When the rain stopped, we walked all the way to the old station in the dark.", "When the rain stopped,", "When the rain stopped,", "When the rain stopped,"},
 	} {
 		for at, want := range map[FirstAt]string{FirstAtPunctuation: c.punctuation, FirstAtPhrase: c.phrase, FirstAtWord: c.word} {
-			cs, err := p.Chunks(c.text, Options{FirstChunkAt: at})
+			cs, err := p.Chunks(c.text, Options{Policy: Policy{FirstChunkAt: at}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestChunkPace(t *testing.T) {
 	t.Parallel()
 	const overhead = 18
 	text := strings.Repeat("The quick brown fox jumps over the lazy dog, and then it runs away; nobody knows where. ", 12)
-	opt := Options{MaxIDs: 200, Pace: 3, PaceOverhead: overhead}
+	opt := Options{Pace: 3, PaceOverhead: overhead, Policy: Policy{MaxChunkIDs: 200}}
 	chunks, err := p.Chunks(text, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestChunkRamp(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	text := strings.Repeat("The quick brown fox jumps over the lazy dog, and then it runs away; nobody knows where. ", 12)
-	opt := Options{FirstChunkMinIDs: 12, FirstChunkMaxIDs: 40, MaxIDs: 300, Ramp: 2}
+	opt := Options{Policy: Policy{FirstChunkMinIDs: 12, FirstChunkMaxIDs: 40, MaxChunkIDs: 300, Ramp: 2}}
 	chunks, err := p.Chunks(text, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestChunkRamp(t *testing.T) {
 	for i, c := range chunks {
 		limit := opt.FirstChunkMaxIDs
 		if i > 0 {
-			limit = min(opt.MaxIDs, max(opt.FirstChunkMaxIDs, 2*done))
+			limit = min(opt.MaxChunkIDs, max(opt.FirstChunkMaxIDs, 2*done))
 		}
 		if len(c.IDs) > limit {
 			t.Errorf("chunk %d has %d ids after %d, limit %d", i, len(c.IDs), done, limit)

@@ -1,24 +1,22 @@
-package phonemize
+package chunk
 
 import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // Word is one word of a chunk as the text wrote it, and the ids of Chunk.IDs that speak it.
 // The text is the source's, so a word the phonemizer expands keeps its written form: "$5.50,"
 // is one word spoken as "five dollars and fifty cents". Punctuation written against a word
 // belongs to it ("think?", "(parens)"); the ids of a word include that punctuation and the space
-// after it, which the model hears as pauses, not as speech (Silent).
+// after it, which the model hears as pauses, not as speech (phonemize.Silent).
 type Word struct {
 	Text       string
 	Start, End int // ids [Start, End) of Chunk.IDs
 }
-
-// Silent reports whether id is punctuation or the space between words: symbols the model
-// makes pauses of, where every other id is a sound of speech.
-func Silent(id int64) bool { return id >= vocab[';'] && id <= SpaceID }
 
 // chunkWords groups the pieces of one chunk into words, with the ids each covers in the chunk's
 // IDs (n of them: the pieces' phonemes joined and trimmed, as makeChunk tokenizes them).
@@ -28,13 +26,13 @@ func Silent(id int64) bool { return id >= vocab[';'] && id <= SpaceID }
 // one word). A piece with no letter or digit (a comma, a dash, a closing quote) joins the word
 // it is written against (unless it is read out, "❤"): the one still open, else the next one when nothing separates them
 // (an opening quote), else the one before. Pieces with no text at all join the word they are
-// part of (piece.of): the next piece that has text, for a phrase whose text its last word
+// part of (piece.Of): the next piece that has text, for a phrase whose text its last word
 // carries, or the one before, for a word too long for one chunk. A word or phrase a chunk cut
 // divides is a word of both chunks, with its whole text in each.
 func chunkWords(ps []piece, n int) []Word {
 	var joined strings.Builder
 	for _, p := range ps {
-		joined.WriteString(p.ps)
+		joined.WriteString(p.Phonemes)
 	}
 	// makeChunk trims the joined phonemes; a leading space is an id the chunk does not have.
 	lead := 0
@@ -55,24 +53,24 @@ func chunkWords(ps []piece, n int) []Word {
 	pending := false // it holds only pieces with no text of their own so far
 	at := 0          // ids of the pieces so far, untrimmed
 	for _, p := range ps {
-		from, to := clip(at), clip(at+p.ids)
-		at += p.ids
+		from, to := clip(at), clip(at+p.IDs)
+		at += p.IDs
 		switch {
-		case p.text == "" && p.cont && len(words) > 0:
+		case p.Text == "" && p.Cont && len(words) > 0:
 			// The rest of a word too long for a chunk.
 			words[len(words)-1].End = to
 			continue
-		case p.text == "" && p.cont:
-			words = append(words, Word{Text: p.of, Start: from, End: to})
+		case p.Text == "" && p.Cont:
+			words = append(words, Word{Text: p.Of, Start: from, End: to})
 			open, pending = false, false
 			continue
-		case p.text == "":
+		case p.Text == "":
 			// A reading with no text of its own: a reader that cannot pair its words with
 			// the text's (Japanese, or espeak-ng's words where they differ in number) puts a
 			// phrase's text on its last word, so the words before it join that one. Where
 			// the chunk ends first, the part here is named by the phrase's text too.
 			if !pending {
-				words = append(words, Word{Text: p.of, Start: from})
+				words = append(words, Word{Text: p.Of, Start: from})
 				text.Reset()
 				pending = true
 			}
@@ -84,10 +82,10 @@ func chunkWords(ps []piece, n int) []Word {
 			pending = false
 		case open:
 			words[len(words)-1].End = to
-		case !hasWordRune(p.text) && !spoken(p.ps) && p.cut != cutNone && len(words) > 0:
+		case !hasWordRune(p.Text) && !spoken(p.Phonemes) && p.Cut != cutNone && len(words) > 0:
 			// Punctuation after a finished word, spaced apart from the next one.
 			w := &words[len(words)-1]
-			w.Text += strings.TrimSpace(p.text)
+			w.Text += strings.TrimSpace(p.Text)
 			w.End = to
 			continue
 		default:
@@ -95,9 +93,9 @@ func chunkWords(ps []piece, n int) []Word {
 			text.Reset()
 			open = true
 		}
-		text.WriteString(p.text)
+		text.WriteString(p.Text)
 		words[len(words)-1].Text = strings.TrimSpace(text.String())
-		if p.cut != cutNone {
+		if p.Cut != cutNone {
 			open = false
 		}
 	}
@@ -107,7 +105,7 @@ func chunkWords(ps []piece, n int) []Word {
 // spoken reports whether phonemes ps have a sound of speech: a symbol read out ("❤", "red
 // heart") is a word, where punctuation is a pause.
 func spoken(ps string) bool {
-	return slices.ContainsFunc(Tokenize(ps), func(id int64) bool { return !Silent(id) })
+	return slices.ContainsFunc(phonemize.Tokenize(ps), func(id int64) bool { return !phonemize.Silent(id) })
 }
 
 // hasWordRune reports whether s has a letter or a digit: a word, not only punctuation.

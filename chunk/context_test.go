@@ -1,10 +1,13 @@
-package phonemize
+package chunk
 
 import (
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // With Context, the two chunks at a cut between two words carry the word across the cut: the
@@ -20,18 +23,18 @@ func TestContextCarriesTheWordAcrossACut(t *testing.T) {
 		"Thanks for calling, how can I help you today? We're open until nine o'clock tonight.",
 	} {
 		for _, at := range []FirstAt{FirstAtPunctuation, FirstAtPhrase, FirstAtWord} {
-			plain, err := p.Chunks(text, Options{FirstChunkAt: at, MaxIDs: 24})
+			plain, err := p.Chunks(text, Options{Policy: Policy{FirstChunkAt: at, MaxChunkIDs: 24}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, err := p.Chunks(text, Options{FirstChunkAt: at, MaxIDs: 24, Context: true})
+			chunks, err := p.Chunks(text, Options{Context: true, Policy: Policy{FirstChunkAt: at, MaxChunkIDs: 24}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(plain) != len(chunks) {
 				t.Fatalf("%q: context changed the cuts: %d chunks, %d without", text, len(chunks), len(plain))
 			}
-			whole, err := p.Chunks(text, Options{FirstChunkMinIDs: MaxIDs, FirstChunkMaxIDs: MaxIDs})
+			whole, err := p.Chunks(text, Options{Policy: Policy{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,11 +51,11 @@ func TestContextCarriesTheWordAcrossACut(t *testing.T) {
 				}
 				if len(c.After) > 0 {
 					words++
-					if c.After[0] != SpaceID || slices.Contains(c.After[1:], SpaceID) {
+					if c.After[0] != phonemize.SpaceID || slices.Contains(c.After[1:], phonemize.SpaceID) {
 						t.Errorf("%q chunk %d: after %v is not a space and one word", text, i, c.After)
 					}
 				}
-				if len(c.Before) > 0 && (c.Before[len(c.Before)-1] != SpaceID || slices.Contains(c.Before[:len(c.Before)-1], SpaceID)) {
+				if len(c.Before) > 0 && (c.Before[len(c.Before)-1] != phonemize.SpaceID || slices.Contains(c.Before[:len(c.Before)-1], phonemize.SpaceID)) {
 					t.Errorf("%q chunk %d: before %v is not one word and a space", text, i, c.Before)
 				}
 				// What the model hears is a stretch of the sentence spoken whole.
@@ -62,7 +65,7 @@ func TestContextCarriesTheWordAcrossACut(t *testing.T) {
 				}
 			}
 			if at == FirstAtWord && words == 0 {
-				t.Errorf("%q: no cut between words at MaxIDs 24", text)
+				t.Errorf("%q: no cut between words at model.MaxIDs 24", text)
 			}
 		}
 	}
@@ -82,7 +85,7 @@ func TestContextSkipsALongWord(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	text := "Please read the " + strings.Repeat("supercalifragilistic", 1) + "expialidocious instructions carefully before you start."
-	chunks, err := p.Chunks(text, Options{FirstChunkAt: FirstAtWord, FirstChunkMaxIDs: 12, MaxIDs: 40, Context: true})
+	chunks, err := p.Chunks(text, Options{Context: true, Policy: Policy{FirstChunkAt: FirstAtWord, FirstChunkMaxIDs: 12, MaxChunkIDs: 40}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +102,7 @@ func TestPaceWholeTakesTheRestOfTheSentence(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	text := "Thanks for calling today, your order shipped this morning and will arrive at the front desk on Friday."
-	base := Options{MaxIDs: 200, Pace: 3, PaceOverhead: 18}
+	base := Options{Pace: 3, PaceOverhead: 18, Policy: Policy{MaxChunkIDs: 200}}
 	cut, err := p.Chunks(text, base)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +127,7 @@ func TestPaceWholeTakesTheRestOfTheSentence(t *testing.T) {
 // boundary after a few ids would cost a chunk's overhead for little audio.
 func TestPacedCutsAreNotShort(t *testing.T) {
 	t.Parallel()
-	ps := []piece{{ids: 4, cut: cutWord}, {ids: 3, cut: cutPhrase}, {ids: 5, cut: cutWord}, {ids: 5, cut: cutWord}, {ids: 5, cut: cutSentence}}
+	ps := []piece{{IDs: 4, Cut: cutWord}, {IDs: 3, Cut: cutPhrase}, {IDs: 5, Cut: cutWord}, {IDs: 5, Cut: cutWord}, {IDs: 5, Cut: cutSentence}}
 	if e := cutPoint(ps, 0, 20); e != 2 {
 		t.Fatalf("cutPoint takes the phrase cut after 7 ids: got end %d", e)
 	}
@@ -132,7 +135,7 @@ func TestPacedCutsAreNotShort(t *testing.T) {
 		t.Errorf("with a floor of 10 ids: end %d, want 4 (17 ids, between two words)", e)
 	}
 	// Punctuation counts wherever it falls.
-	ps[1].cut = cutComma
+	ps[1].Cut = cutComma
 	if e := cutPointFrom(ps, 0, 20, 10); e != 2 {
 		t.Errorf("a comma after 7 ids: end %d, want 2", e)
 	}
@@ -167,7 +170,7 @@ func TestEarliestCutFollowsThePace(t *testing.T) {
 		}
 	}
 	p := testPhonemizer(t)
-	cs, err := p.Chunks("Your order shipped this morning and will arrive at the front desk on Friday.", Options{FirstChunkAt: FirstAtWord, Pace: 2, PaceOverhead: 18, Context: true})
+	cs, err := p.Chunks("Your order shipped this morning and will arrive at the front desk on Friday.", Options{Pace: 2, PaceOverhead: 18, Context: true, Policy: Policy{FirstChunkAt: FirstAtWord}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,15 +184,15 @@ func TestContextStaysWithinTheModelsInput(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	text := strings.Repeat("we walked along the quiet river and talked about the weather ", 30) + "until it was dark."
-	cs, err := p.Chunks(text, Options{FirstChunkMinIDs: MaxIDs, FirstChunkMaxIDs: MaxIDs, Context: true})
+	cs, err := p.Chunks(text, Options{Context: true, Policy: Policy{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) < 2 || cs[0].Break != BreakWord || len(cs[0].IDs) < MaxIDs-20 {
-		t.Fatalf("want a first chunk of nearly %d ids cut between words: %d chunks, first %d ids, %v", MaxIDs, len(cs), len(cs[0].IDs), cs[0].Break)
+	if len(cs) < 2 || cs[0].Break != BreakWord || len(cs[0].IDs) < model.MaxIDs-20 {
+		t.Fatalf("want a first chunk of nearly %d ids cut between words: %d chunks, first %d ids, %v", model.MaxIDs, len(cs), len(cs[0].IDs), cs[0].Break)
 	}
 	for i, c := range cs {
-		if n := len(c.Before) + len(c.IDs) + len(c.After); n > MaxIDs {
+		if n := len(c.Before) + len(c.IDs) + len(c.After); n > model.MaxIDs {
 			t.Errorf("chunk %d: the model would hear %d ids", i, n)
 		}
 	}
@@ -206,7 +209,7 @@ func TestEarlyFirstChunkLeavesNoWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{FirstChunkAt: FirstAtWord, Pace: 2.4, PaceOverhead: 18, PaceWhole: 0.9 / 0.7, Context: true}
+	opt := Options{Pace: 2.4, PaceOverhead: 18, PaceWhole: 0.9 / 0.7, Context: true, Policy: Policy{FirstChunkAt: FirstAtWord}}
 	waited, moved := 0, 0
 	for _, line := range strings.Split(string(b), "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {

@@ -1,9 +1,12 @@
-package phonemize
+package chunk
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 func TestChunks(t *testing.T) {
@@ -19,18 +22,18 @@ func TestChunks(t *testing.T) {
 	}{
 		{"short", "Hello there.", Options{}, DefaultFirstChunkMaxIDs},
 		{"long", long, Options{}, DefaultFirstChunkMaxIDs},
-		{"long-gb", long, Options{Lang: "en-gb", FirstChunkMaxIDs: 40, MaxIDs: 200}, 40},
+		{"long-gb", long, Options{Lang: "en-gb", Policy: Policy{FirstChunkMaxIDs: 40, MaxChunkIDs: 200}}, 40},
 		{"no-punctuation", noPunct, Options{}, DefaultFirstChunkMaxIDs},
-		{"one-huge-word", strings.Repeat("x", 3000), Options{MaxIDs: 100}, DefaultFirstChunkMaxIDs},
+		{"one-huge-word", strings.Repeat("x", 3000), Options{Policy: Policy{MaxChunkIDs: 100}}, DefaultFirstChunkMaxIDs},
 	}
 	for _, c := range cases {
 		chunks, err := p.Chunks(c.text, c.opt)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		max := c.opt.MaxIDs
+		max := c.opt.MaxChunkIDs
 		if max == 0 {
-			max = MaxIDs
+			max = model.MaxIDs
 		}
 		var words int
 		for i, ch := range chunks {
@@ -41,7 +44,7 @@ func TestChunks(t *testing.T) {
 			if len(ch.IDs) < 1 || len(ch.IDs) > lim {
 				t.Errorf("%s: chunk %d has %d ids, want 1..%d", c.name, i, len(ch.IDs), lim)
 			}
-			if got := Tokenize(ch.Phonemes); len(got) != len(ch.IDs) {
+			if got := phonemize.Tokenize(ch.Phonemes); len(got) != len(ch.IDs) {
 				t.Errorf("%s: chunk %d ids do not match its phonemes", c.name, i)
 			}
 			words += len(strings.Fields(ch.Text))
@@ -80,9 +83,9 @@ func TestChunkBreaks(t *testing.T) {
 		{"Dear Anna,\n\nThanks for the letter.\r\n  \r\nBest, Tom", 0, []Break{BreakParagraph, BreakParagraph, BreakEnd}},
 		{"One line\nwraps here.\n\n \n\n\nThe end.", 0, []Break{BreakParagraph, BreakEnd}},
 	} {
-		opt := Options{FirstChunkMaxIDs: c.first, MaxIDs: max(c.first, 30)}
+		opt := Options{Policy: Policy{FirstChunkMaxIDs: c.first, MaxChunkIDs: max(c.first, 30)}}
 		if c.first == 0 {
-			opt.MaxIDs = 0
+			opt.MaxChunkIDs = 0
 		}
 		chunks, err := p.Chunks(c.text, opt)
 		if err != nil {
@@ -107,7 +110,7 @@ func TestChunkSentenceIDs(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
 	ids := func(text string) int { // the ids of text spoken as one chunk
-		cs, err := p.Chunks(text, Options{FirstChunkMinIDs: MaxIDs, FirstChunkMaxIDs: MaxIDs})
+		cs, err := p.Chunks(text, Options{Policy: Policy{FirstChunkMinIDs: model.MaxIDs, FirstChunkMaxIDs: model.MaxIDs}})
 		if err != nil || len(cs) != 1 {
 			t.Fatalf("Chunks(%q): %d chunks, %v", text, len(cs), err)
 		}
@@ -129,28 +132,28 @@ func TestChunkSentenceIDs(t *testing.T) {
 	if want := ids(first) + 1 + ids(second); cs[1].SentenceIDs != want {
 		t.Errorf("second chunk: %d sentence ids, its two sentences have %d", cs[1].SentenceIDs, want)
 	}
-	// Chunks of whole sentences carry their own length, and no chunk more than MaxIDs.
+	// Chunks of whole sentences carry their own length, and no chunk more than model.MaxIDs.
 	long := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 40)
 	cs, err = p.Chunks(long, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range cs {
-		if c.SentenceIDs < len(c.IDs) || c.SentenceIDs > MaxIDs {
+		if c.SentenceIDs < len(c.IDs) || c.SentenceIDs > model.MaxIDs {
 			t.Errorf("chunk %d: %d sentence ids for %d ids", i, c.SentenceIDs, len(c.IDs))
 		}
 		if i > 0 && c.SentenceIDs > len(c.IDs)+1 {
 			t.Errorf("chunk %d of whole sentences: %d sentence ids for %d ids", i, c.SentenceIDs, len(c.IDs))
 		}
 	}
-	// A sentence without a stop running past MaxIDs is capped.
+	// A sentence without a stop running past model.MaxIDs is capped.
 	cs, err = p.Chunks(strings.Repeat("word ", 400), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range cs {
-		if c.SentenceIDs != MaxIDs {
-			t.Errorf("chunk %d of an endless sentence: %d sentence ids, want %d", i, c.SentenceIDs, MaxIDs)
+		if c.SentenceIDs != model.MaxIDs {
+			t.Errorf("chunk %d of an endless sentence: %d sentence ids, want %d", i, c.SentenceIDs, model.MaxIDs)
 		}
 	}
 }
@@ -164,7 +167,7 @@ func texts(cs []Chunk) []string {
 }
 
 // TestFirstChunkWholeSentence: with FirstChunkWholeSentence the first chunk is the first
-// sentence, whatever its commas, and only a sentence longer than MaxIDs is cut.
+// sentence, whatever its commas, and only a sentence longer than model.MaxIDs is cut.
 func TestFirstChunkWholeSentence(t *testing.T) {
 	p := testPhonemizer(t)
 	t.Parallel()
@@ -186,9 +189,9 @@ func TestFirstChunkWholeSentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) < 2 || len(cs[0].IDs) > MaxIDs || len(cs[0].IDs) < MaxIDs/2 || !strings.HasSuffix(cs[0].Text, ",") {
+	if len(cs) < 2 || len(cs[0].IDs) > model.MaxIDs || len(cs[0].IDs) < model.MaxIDs/2 || !strings.HasSuffix(cs[0].Text, ",") {
 		t.Errorf("a sentence of %d chunks: first has %d ids and ends %q; want it cut at a comma within %d ids",
-			len(cs), len(cs[0].IDs), lastRuneStr(cs[0].Text), MaxIDs)
+			len(cs), len(cs[0].IDs), lastRuneStr(cs[0].Text), model.MaxIDs)
 	}
 }
 
@@ -204,7 +207,7 @@ func TestLaterCutsKeepPhrases(t *testing.T) {
 		"Your order shipped this morning and will arrive at the front desk of your building on Friday.",
 	} {
 		for _, max := range []int{20, 24, 30} {
-			cs, err := p.Chunks(text, Options{FirstChunkMaxIDs: max, MaxIDs: max})
+			cs, err := p.Chunks(text, Options{Policy: Policy{FirstChunkMaxIDs: max, MaxChunkIDs: max}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,11 @@
-package phonemize
+package chunk
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // The chunks' words are the text as written, in order, and between them each chunk's words hold
@@ -37,7 +39,7 @@ func TestChunkWordsCoverTheChunk(t *testing.T) {
 	)
 	for _, c := range cases {
 		text := c.text
-		for _, opt := range []Options{{Lang: c.lang}, {Lang: c.lang, FirstChunkAt: FirstAtWord, MaxIDs: 40, Context: true}} {
+		for _, opt := range []Options{{Lang: c.lang}, {Lang: c.lang, Policy: Policy{FirstChunkAt: FirstAtWord, MaxChunkIDs: 40}, Context: true}} {
 			chunks, err := p.Chunks(text, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -50,11 +52,11 @@ func TestChunkWordsCoverTheChunk(t *testing.T) {
 					if w.Start < at || w.End < w.Start || w.End > len(c.IDs) {
 						t.Fatalf("%q chunk %d: word %q has ids [%d,%d) after %d of %d", text, i, w.Text, w.Start, w.End, at, len(c.IDs))
 					}
-					if !slices.ContainsFunc(c.IDs[w.Start:w.End], func(id int64) bool { return !Silent(id) }) && hasWordRune(w.Text) {
+					if !slices.ContainsFunc(c.IDs[w.Start:w.End], func(id int64) bool { return !phonemize.Silent(id) }) && hasWordRune(w.Text) {
 						t.Errorf("%q chunk %d: word %q has no id of speech", text, i, w.Text)
 					}
 					for j := at; j < w.Start; j++ {
-						if !Silent(c.IDs[j]) {
+						if !phonemize.Silent(c.IDs[j]) {
 							t.Errorf("%q chunk %d: id %d before word %q belongs to no word", text, i, j, w.Text)
 						}
 					}
@@ -72,7 +74,7 @@ func TestChunkWordsCoverTheChunk(t *testing.T) {
 					joined += wt
 				}
 				for j := at; j < len(c.IDs); j++ {
-					if !Silent(c.IDs[j]) {
+					if !phonemize.Silent(c.IDs[j]) {
 						t.Errorf("%q chunk %d: id %d after the last word belongs to no word", text, i, j)
 					}
 				}
@@ -113,7 +115,7 @@ func TestChunkWordsAsWritten(t *testing.T) {
 		{"你好，我今天很高兴。", []string{"你好,", "我", "今天", "很", "高兴."}, "zh"},
 	}
 	for _, c := range cases {
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, FirstChunkMinIDs: 500, FirstChunkMaxIDs: 500})
+		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{FirstChunkMinIDs: 500, FirstChunkMaxIDs: 500}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +142,7 @@ func TestChunkWordsCutByAChunk(t *testing.T) {
 		{"en-us", long + " end.", long},
 	}
 	for _, c := range cases {
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, MaxIDs: 40})
+		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{MaxChunkIDs: 40}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,9 +28,11 @@ func TestSlug(t *testing.T) {
 		{"", "", "unknown"},
 	}
 	for _, c := range cases {
-		if got := Slug(c.it, c.digest); got != c.want {
-			t.Errorf("Slug(%q, %q) = %q, want %q", c.it, c.digest, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := Slug(c.it, c.digest); got != c.want {
+				t.Errorf("Slug(%q, %q) = %q, want %q", c.it, c.digest, got, c.want)
+			}
+		})
 	}
 }
 
@@ -251,15 +253,17 @@ func TestRejects(t *testing.T) {
 		{"reference slug mismatch", `{"model_name":"m","trigger":"x","t_total_s":10,"t_total_with_policy_bound_s":10,"config_slug":"g5xlarge-00000000","deployed_config":{"instance_type":"ml.g5.xlarge","image_digest":"` + refDigest + `"}}`, true},
 	}
 	for _, c := range cases {
-		var err error
-		if c.ttotal {
-			_, err = ParseTTotal([]byte(c.json))
-		} else {
-			_, err = ParseQmax([]byte(c.json))
-		}
-		if !errors.Is(err, ErrInvalid) {
-			t.Errorf("%s: err = %v, want ErrInvalid", c.name, err)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			if c.ttotal {
+				_, err = ParseTTotal([]byte(c.json))
+			} else {
+				_, err = ParseQmax([]byte(c.json))
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("%s: err = %v, want ErrInvalid", c.name, err)
+			}
+		})
 	}
 }
 

@@ -26,11 +26,13 @@ func TestMismatch(t *testing.T) {
 		{"paired fingerprint", func(tt *TTotal) { tt.Pairs = q.Ref(""); tt.Pairs.Fingerprint = "y" }},
 	}
 	for _, c := range cases {
-		tt := *base
-		c.mut(&tt)
-		if Mismatch(q, &tt) == "" {
-			t.Errorf("%s: no mismatch reported", c.name)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			tt := *base
+			c.mut(&tt)
+			if Mismatch(q, &tt) == "" {
+				t.Errorf("%s: no mismatch reported", c.name)
+			}
+		})
 	}
 	tt := *base
 	tt.Pairs = q.Ref("qmax.json")

@@ -2,6 +2,7 @@ package audio
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -16,9 +17,11 @@ func TestToInt16ClipsAndSilencesNaN(t *testing.T) {
 		{0, 0}, {1, 32767}, {-1, -32767}, {2.5, 32767}, {-7, -32767}, {0.5, 16384}, {nan, 0},
 		{float32(math.Inf(1)), 32767}, {float32(math.Inf(-1)), -32767},
 	} {
-		if got := ToInt16(c.in); got != c.want {
-			t.Errorf("ToInt16(%v) = %d, want %d", c.in, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.in), func(t *testing.T) {
+			if got := ToInt16(c.in); got != c.want {
+				t.Errorf("ToInt16(%v) = %d, want %d", c.in, got, c.want)
+			}
+		})
 	}
 }
 

@@ -39,8 +39,10 @@ func TestWAVBytesMatchTheFormat(t *testing.T) {
 		{"300 samples", EncodeWAV(Mono24k, make([]float32, 300)),
 			append(header([4]byte{0x7c, 0x02, 0, 0}, [4]byte{0x58, 0x02, 0, 0}), make([]byte, 600)...)},
 	} {
-		if !bytes.Equal(c.got, c.want) {
-			t.Errorf("%s:\n got % x\nwant % x", c.name, c.got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if !bytes.Equal(c.got, c.want) {
+				t.Errorf("%s:\n got % x\nwant % x", c.name, c.got, c.want)
+			}
+		})
 	}
 }

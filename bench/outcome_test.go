@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -26,8 +27,10 @@ func TestClassify(t *testing.T) {
 		{errors.New("connection reset"), true, artifact.OutcomeCancelled},
 	}
 	for _, tc := range tests {
-		if got := Classify(tc.err, tc.interrupted); got != tc.want {
-			t.Errorf("Classify(%v, %v) = %s; want %s", tc.err, tc.interrupted, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%v_%v", tc.err, tc.interrupted), func(t *testing.T) {
+			if got := Classify(tc.err, tc.interrupted); got != tc.want {
+				t.Errorf("Classify(%v, %v) = %s; want %s", tc.err, tc.interrupted, got, tc.want)
+			}
+		})
 	}
 }

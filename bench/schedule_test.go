@@ -49,12 +49,14 @@ func TestConfigValidate(t *testing.T) {
 		{"speed", func(c *Config) { c.Speed = 3 }, "speed"},
 	}
 	for _, tc := range tests {
-		c := ok
-		tc.mutate(&c)
-		err := c.Validate()
-		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%s: err %v; want %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			c := ok
+			tc.mutate(&c)
+			err := c.Validate()
+			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("%s: err %v; want %q", tc.name, err, tc.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -25,9 +26,11 @@ func TestPercentileLinearInterpolation(t *testing.T) {
 		{[]float64{10, 20, 30, 40, 50}, 0, 10},
 	}
 	for _, tc := range tests {
-		if got := Percentile(tc.values, tc.p); math.Abs(got-tc.want) > 1e-9 {
-			t.Errorf("Percentile(%v, %v) = %v; want %v", tc.values, tc.p, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%v_p%v", tc.values, tc.p), func(t *testing.T) {
+			if got := Percentile(tc.values, tc.p); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("Percentile(%v, %v) = %v; want %v", tc.values, tc.p, got, tc.want)
+			}
+		})
 	}
 	if !math.IsNaN(Percentile(nil, 0.5)) {
 		t.Error("percentile of nothing should be NaN")

@@ -33,25 +33,27 @@ func TestCuesEndAtSentencesPausesAndLength(t *testing.T) {
 		{"two lines at most", words(long, 0)[:20], nil},
 	}
 	for _, c := range cases {
-		cues := Cues(c.words)
-		var got []string
-		for _, q := range cues {
-			got = append(got, strings.Join(q.Lines, "|"))
-			for _, l := range q.Lines {
-				if len([]rune(l)) > MaxLineChars {
-					t.Errorf("%s: line %q longer than %d", c.name, l, MaxLineChars)
+		t.Run(c.name, func(t *testing.T) {
+			cues := Cues(c.words)
+			var got []string
+			for _, q := range cues {
+				got = append(got, strings.Join(q.Lines, "|"))
+				for _, l := range q.Lines {
+					if len([]rune(l)) > MaxLineChars {
+						t.Errorf("%s: line %q longer than %d", c.name, l, MaxLineChars)
+					}
+				}
+				if len(q.Lines) > 2 || q.End-q.Start > MaxCueDuration || q.End <= q.Start {
+					t.Errorf("%s: cue %+v", c.name, q)
 				}
 			}
-			if len(q.Lines) > 2 || q.End-q.Start > MaxCueDuration || q.End <= q.Start {
-				t.Errorf("%s: cue %+v", c.name, q)
+			if c.want != nil && strings.Join(got, "/") != strings.Join(c.want, "/") {
+				t.Errorf("%s: cues %q, want %q", c.name, got, c.want)
 			}
-		}
-		if c.want != nil && strings.Join(got, "/") != strings.Join(c.want, "/") {
-			t.Errorf("%s: cues %q, want %q", c.name, got, c.want)
-		}
-		if c.want == nil && len(cues) < 2 {
-			t.Errorf("%s: %d cues for 20 words of 300 ms", c.name, len(cues))
-		}
+			if c.want == nil && len(cues) < 2 {
+				t.Errorf("%s: %d cues for 20 words of 300 ms", c.name, len(cues))
+			}
+		})
 	}
 }
 

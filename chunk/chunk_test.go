@@ -27,41 +27,43 @@ func TestChunks(t *testing.T) {
 		{"one-huge-word", strings.Repeat("x", 3000), Options{Policy: Policy{MaxChunkIDs: 100}}, DefaultFirstChunkMaxIDs},
 	}
 	for _, c := range cases {
-		chunks, err := p.Chunks(c.text, c.opt)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		max := c.opt.MaxChunkIDs
-		if max == 0 {
-			max = model.MaxIDs
-		}
-		var words int
-		for i, ch := range chunks {
-			lim := max
-			if i == 0 {
-				lim = min(c.first, max)
+		t.Run(c.name, func(t *testing.T) {
+			chunks, err := p.Chunks(c.text, c.opt)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
 			}
-			if len(ch.IDs) < 1 || len(ch.IDs) > lim {
-				t.Errorf("%s: chunk %d has %d ids, want 1..%d", c.name, i, len(ch.IDs), lim)
+			max := c.opt.MaxChunkIDs
+			if max == 0 {
+				max = model.MaxIDs
 			}
-			if got := phonemize.Tokenize(ch.Phonemes); len(got) != len(ch.IDs) {
-				t.Errorf("%s: chunk %d ids do not match its phonemes", c.name, i)
+			var words int
+			for i, ch := range chunks {
+				lim := max
+				if i == 0 {
+					lim = min(c.first, max)
+				}
+				if len(ch.IDs) < 1 || len(ch.IDs) > lim {
+					t.Errorf("%s: chunk %d has %d ids, want 1..%d", c.name, i, len(ch.IDs), lim)
+				}
+				if got := phonemize.Tokenize(ch.Phonemes); len(got) != len(ch.IDs) {
+					t.Errorf("%s: chunk %d ids do not match its phonemes", c.name, i)
+				}
+				words += len(strings.Fields(ch.Text))
 			}
-			words += len(strings.Fields(ch.Text))
-		}
-		if c.name != "one-huge-word" && words != len(strings.Fields(c.text)) {
-			t.Errorf("%s: chunks carry %d words of %d", c.name, words, len(strings.Fields(c.text)))
-		}
-		if c.name == "long" {
-			if !strings.HasSuffix(chunks[0].Text, ",") && !strings.HasSuffix(chunks[0].Text, ".") && !strings.HasSuffix(chunks[0].Text, ";") {
-				t.Errorf("long: first chunk %q does not end at a clause boundary", chunks[0].Text)
+			if c.name != "one-huge-word" && words != len(strings.Fields(c.text)) {
+				t.Errorf("%s: chunks carry %d words of %d", c.name, words, len(strings.Fields(c.text)))
 			}
-			for i, ch := range chunks[1 : len(chunks)-1] {
-				if !strings.HasSuffix(ch.Text, ".") {
-					t.Errorf("long: chunk %d %q does not end at a sentence end", i+1, ch.Text)
+			if c.name == "long" {
+				if !strings.HasSuffix(chunks[0].Text, ",") && !strings.HasSuffix(chunks[0].Text, ".") && !strings.HasSuffix(chunks[0].Text, ";") {
+					t.Errorf("long: first chunk %q does not end at a clause boundary", chunks[0].Text)
+				}
+				for i, ch := range chunks[1 : len(chunks)-1] {
+					if !strings.HasSuffix(ch.Text, ".") {
+						t.Errorf("long: chunk %d %q does not end at a sentence end", i+1, ch.Text)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -83,24 +85,26 @@ func TestChunkBreaks(t *testing.T) {
 		{"Dear Anna,\n\nThanks for the letter.\r\n  \r\nBest, Tom", 0, []Break{BreakParagraph, BreakParagraph, BreakEnd}},
 		{"One line\nwraps here.\n\n \n\n\nThe end.", 0, []Break{BreakParagraph, BreakEnd}},
 	} {
-		opt := Options{Policy: Policy{FirstChunkMaxIDs: c.first, MaxChunkIDs: max(c.first, 30)}}
-		if c.first == 0 {
-			opt.MaxChunkIDs = 0
-		}
-		chunks, err := p.Chunks(c.text, opt)
-		if err != nil {
-			t.Fatalf("%q: %v", c.text, err)
-		}
-		var got []Break
-		for _, ch := range chunks {
-			got = append(got, ch.Break)
-		}
-		if fmt.Sprint(got) != fmt.Sprint(c.want) {
-			for _, ch := range chunks {
-				t.Logf("  %q %v", ch.Text, ch.Break)
+		t.Run(caseName(c.text), func(t *testing.T) {
+			opt := Options{Policy: Policy{FirstChunkMaxIDs: c.first, MaxChunkIDs: max(c.first, 30)}}
+			if c.first == 0 {
+				opt.MaxChunkIDs = 0
 			}
-			t.Errorf("%q: breaks %v, want %v", c.text, got, c.want)
-		}
+			chunks, err := p.Chunks(c.text, opt)
+			if err != nil {
+				t.Fatalf("%q: %v", c.text, err)
+			}
+			var got []Break
+			for _, ch := range chunks {
+				got = append(got, ch.Break)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				for _, ch := range chunks {
+					t.Logf("  %q %v", ch.Text, ch.Break)
+				}
+				t.Errorf("%q: breaks %v, want %v", c.text, got, c.want)
+			}
+		})
 	}
 }
 
@@ -173,16 +177,18 @@ func TestFirstChunkWholeSentence(t *testing.T) {
 	t.Parallel()
 	text := "Thanks for calling, how can I help you today? We are open until six, every day."
 	for _, lang := range []string{"en-us", "en-gb"} {
-		cs, err := p.Chunks(text, Options{Lang: lang, FirstChunkWholeSentence: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := texts(cs); len(got) != 2 || got[0] != "Thanks for calling, how can I help you today?" {
-			t.Errorf("%s: chunks %q, want the first sentence whole, then the second", lang, got)
-		}
-		if cs, _ := p.Chunks(text, Options{Lang: lang}); cs[0].Text != "Thanks for calling," {
-			t.Errorf("%s: without the option the first chunk is %q, want the first phrase", lang, cs[0].Text)
-		}
+		t.Run(lang, func(t *testing.T) {
+			cs, err := p.Chunks(text, Options{Lang: lang, FirstChunkWholeSentence: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := texts(cs); len(got) != 2 || got[0] != "Thanks for calling, how can I help you today?" {
+				t.Errorf("%s: chunks %q, want the first sentence whole, then the second", lang, got)
+			}
+			if cs, _ := p.Chunks(text, Options{Lang: lang}); cs[0].Text != "Thanks for calling," {
+				t.Errorf("%s: without the option the first chunk is %q, want the first phrase", lang, cs[0].Text)
+			}
+		})
 	}
 	long := strings.Repeat("one more word, ", 120) + "and the end."
 	cs, err := p.Chunks(long, Options{FirstChunkWholeSentence: true})
@@ -219,4 +225,12 @@ func TestLaterCutsKeepPhrases(t *testing.T) {
 			}
 		}
 	}
+}
+
+// caseName is a table case's subtest name: its text, cut to 40 characters.
+func caseName(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40])
+	}
+	return s
 }

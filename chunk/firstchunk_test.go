@@ -27,20 +27,22 @@ func TestFirstChunkIsFirstPhrase(t *testing.T) {
 		// With the minimum at the budget, the first chunk is packed like any other.
 		{"Thanks for calling, how can I help? I am here all day.", Options{Policy: Policy{FirstChunkMinIDs: 510, FirstChunkMaxIDs: 510}}, "Thanks for calling, how can I help? I am here all day."},
 	} {
-		chunks, err := p.Chunks(c.text, c.opt)
-		if err != nil {
-			t.Fatalf("%q: %v", c.text, err)
-		}
-		got := chunks[0]
-		if c.first == "" {
-			if n := len(got.IDs); n > c.opt.FirstChunkMaxIDs || got.Break != BreakWord {
-				t.Errorf("%q: first chunk %q (%d ids, %v), want at most %d ids cut between words", c.text, got.Text, n, got.Break, c.opt.FirstChunkMaxIDs)
+		t.Run(caseName(c.text), func(t *testing.T) {
+			chunks, err := p.Chunks(c.text, c.opt)
+			if err != nil {
+				t.Fatalf("%q: %v", c.text, err)
 			}
-			continue
-		}
-		if got.Text != c.first {
-			t.Errorf("%q: first chunk %q (%d ids), want %q", c.text, got.Text, len(got.IDs), c.first)
-		}
+			got := chunks[0]
+			if c.first == "" {
+				if n := len(got.IDs); n > c.opt.FirstChunkMaxIDs || got.Break != BreakWord {
+					t.Errorf("%q: first chunk %q (%d ids, %v), want at most %d ids cut between words", c.text, got.Text, n, got.Break, c.opt.FirstChunkMaxIDs)
+				}
+				return
+			}
+			if got.Text != c.first {
+				t.Errorf("%q: first chunk %q (%d ids), want %q", c.text, got.Text, len(got.IDs), c.first)
+			}
+		})
 	}
 }
 
@@ -59,18 +61,20 @@ func TestFirstChunkAt(t *testing.T) {
 		// A comma a little past the phrase budget comes before a cut between two words.
 		{"When the rain stopped, we walked all the way to the old station in the dark.", "When the rain stopped,", "When the rain stopped,", "When the rain stopped,"},
 	} {
-		for at, want := range map[FirstAt]string{FirstAtPunctuation: c.punctuation, FirstAtPhrase: c.phrase, FirstAtWord: c.word} {
-			cs, err := p.Chunks(c.text, Options{Policy: Policy{FirstChunkAt: at}})
-			if err != nil {
-				t.Fatal(err)
+		t.Run(caseName(c.text), func(t *testing.T) {
+			for at, want := range map[FirstAt]string{FirstAtPunctuation: c.punctuation, FirstAtPhrase: c.phrase, FirstAtWord: c.word} {
+				cs, err := p.Chunks(c.text, Options{Policy: Policy{FirstChunkAt: at}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cs[0].Text != want {
+					t.Errorf("%v: %q: first chunk %q (%d ids), want %q", at, c.text, cs[0].Text, len(cs[0].IDs), want)
+				}
+				if at > FirstAtPunctuation && len(cs[0].IDs) > DefaultEarlyFirstChunkMaxIDs {
+					t.Errorf("%v: first chunk of %d ids, over the budget of %d", at, len(cs[0].IDs), DefaultEarlyFirstChunkMaxIDs)
+				}
 			}
-			if cs[0].Text != want {
-				t.Errorf("%v: %q: first chunk %q (%d ids), want %q", at, c.text, cs[0].Text, len(cs[0].IDs), want)
-			}
-			if at > FirstAtPunctuation && len(cs[0].IDs) > DefaultEarlyFirstChunkMaxIDs {
-				t.Errorf("%v: first chunk of %d ids, over the budget of %d", at, len(cs[0].IDs), DefaultEarlyFirstChunkMaxIDs)
-			}
-		}
+		})
 	}
 	for _, s := range []string{"punctuation", "Phrase", "word", "AUTO"} {
 		if at, err := ParseFirstAt(s); err != nil || !strings.EqualFold(at.String(), s) {

@@ -19,33 +19,35 @@ func TestLangChunks(t *testing.T) {
 		{"pt-br", "Olá, tudo bem? Hoje faz sol em São Paulo. Vamos ao parque, depois almoçamos."},
 		{"hi", "नमस्ते, आप कैसे हैं। आज मौसम अच्छा है। हम पार्क जाएंगे।"},
 	} {
-		whole, err := p.Phonemize(c.text, c.lang)
-		if err != nil {
-			t.Fatal(err)
-		}
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{FirstChunkMinIDs: 4, MaxChunkIDs: 40}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(chunks) < 3 {
-			t.Errorf("%s: %d chunks, want one a sentence or phrase at least: %+v", c.lang, len(chunks), chunks)
-		}
-		var joined []string
-		for i, ch := range chunks {
-			joined = append(joined, ch.Phonemes)
-			if i < len(chunks)-1 && ch.Break < BreakComma {
-				t.Errorf("%s: chunk %d (%q) ends between words, want at punctuation", c.lang, i, ch.Text)
+		t.Run(c.lang, func(t *testing.T) {
+			whole, err := p.Phonemize(c.text, c.lang)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if !slices.Equal(ch.IDs, phonemize.Tokenize(ch.Phonemes)) {
-				t.Errorf("%s: chunk %d ids are not its phonemes' ids", c.lang, i)
+			chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{FirstChunkMinIDs: 4, MaxChunkIDs: 40}})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if got := strings.Join(joined, " "); got != whole {
-			t.Errorf("%s: chunks joined\n  %s\nwant the whole text's\n  %s", c.lang, got, whole)
-		}
-		if c.lang == "hi" && chunks[0].Break != BreakComma || c.lang == "hi" && chunks[1].Break != BreakSentence {
-			t.Errorf("hi: breaks %v, %v; want the comma, then the danda's sentence end", chunks[0].Break, chunks[1].Break)
-		}
+			if len(chunks) < 3 {
+				t.Errorf("%s: %d chunks, want one a sentence or phrase at least: %+v", c.lang, len(chunks), chunks)
+			}
+			var joined []string
+			for i, ch := range chunks {
+				joined = append(joined, ch.Phonemes)
+				if i < len(chunks)-1 && ch.Break < BreakComma {
+					t.Errorf("%s: chunk %d (%q) ends between words, want at punctuation", c.lang, i, ch.Text)
+				}
+				if !slices.Equal(ch.IDs, phonemize.Tokenize(ch.Phonemes)) {
+					t.Errorf("%s: chunk %d ids are not its phonemes' ids", c.lang, i)
+				}
+			}
+			if got := strings.Join(joined, " "); got != whole {
+				t.Errorf("%s: chunks joined\n  %s\nwant the whole text's\n  %s", c.lang, got, whole)
+			}
+			if c.lang == "hi" && chunks[0].Break != BreakComma || c.lang == "hi" && chunks[1].Break != BreakSentence {
+				t.Errorf("hi: breaks %v, %v; want the comma, then the danda's sentence end", chunks[0].Break, chunks[1].Break)
+			}
+		})
 	}
 }
 
@@ -115,12 +117,14 @@ func TestFirstChunkAtPunctuationInOtherLanguages(t *testing.T) {
 	p := testPhonemizer(t)
 	text := "Mañana por la mañana vamos a visitar a nuestros amigos, y después comeremos en el centro."
 	for _, at := range []FirstAt{FirstAtPhrase, FirstAtWord} {
-		chunks, err := p.Chunks(text, Options{Lang: "es", Policy: Policy{FirstChunkAt: at}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if chunks[0].Break != BreakComma || !strings.HasSuffix(chunks[0].Text, "amigos,") {
-			t.Errorf("FirstChunkAt %s: first chunk %q ends on %s, want at the comma", at, chunks[0].Text, chunks[0].Break)
-		}
+		t.Run(at.String(), func(t *testing.T) {
+			chunks, err := p.Chunks(text, Options{Lang: "es", Policy: Policy{FirstChunkAt: at}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chunks[0].Break != BreakComma || !strings.HasSuffix(chunks[0].Text, "amigos,") {
+				t.Errorf("FirstChunkAt %s: first chunk %q ends on %s, want at the comma", at, chunks[0].Text, chunks[0].Break)
+			}
+		})
 	}
 }

@@ -38,56 +38,58 @@ func TestChunkWordsCoverTheChunk(t *testing.T) {
 		langText{"en-us", "I ❤ NY and 東京 too."},
 	)
 	for _, c := range cases {
-		text := c.text
-		for _, opt := range []Options{{Lang: c.lang}, {Lang: c.lang, Policy: Policy{FirstChunkAt: FirstAtWord, MaxChunkIDs: 40}, Context: true}} {
-			chunks, err := p.Chunks(text, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
-			var joined, want, prevLast, prevText string
-			for i, c := range chunks {
-				at := 0
-				for k, w := range c.Words {
-					if w.Start < at || w.End < w.Start || w.End > len(c.IDs) {
-						t.Fatalf("%q chunk %d: word %q has ids [%d,%d) after %d of %d", text, i, w.Text, w.Start, w.End, at, len(c.IDs))
+		t.Run(caseName(c.lang+" "+c.text), func(t *testing.T) {
+			text := c.text
+			for _, opt := range []Options{{Lang: c.lang}, {Lang: c.lang, Policy: Policy{FirstChunkAt: FirstAtWord, MaxChunkIDs: 40}, Context: true}} {
+				chunks, err := p.Chunks(text, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
+				var joined, want, prevLast, prevText string
+				for i, c := range chunks {
+					at := 0
+					for k, w := range c.Words {
+						if w.Start < at || w.End < w.Start || w.End > len(c.IDs) {
+							t.Fatalf("%q chunk %d: word %q has ids [%d,%d) after %d of %d", text, i, w.Text, w.Start, w.End, at, len(c.IDs))
+						}
+						if !slices.ContainsFunc(c.IDs[w.Start:w.End], func(id int64) bool { return !phonemize.Silent(id) }) && hasWordRune(w.Text) {
+							t.Errorf("%q chunk %d: word %q has no id of speech", text, i, w.Text)
+						}
+						for j := at; j < w.Start; j++ {
+							if !phonemize.Silent(c.IDs[j]) {
+								t.Errorf("%q chunk %d: id %d before word %q belongs to no word", text, i, j, w.Text)
+							}
+						}
+						at = w.End
+						// A word a cut divides is named whole on both sides, and written in the
+						// text of one of the two chunks.
+						if w.Text == "" {
+							t.Errorf("%q chunk %d: a word with no text", text, i)
+						}
+						wt := squash(w.Text)
+						if k == 0 && i > 0 && prevLast != "" && strings.HasPrefix(wt, prevLast) &&
+							!(strings.Contains(squash(prevText), prevLast) && strings.Contains(squash(c.Text), prevLast)) {
+							wt = strings.TrimPrefix(wt, prevLast) // with the punctuation after it
+						}
+						joined += wt
 					}
-					if !slices.ContainsFunc(c.IDs[w.Start:w.End], func(id int64) bool { return !phonemize.Silent(id) }) && hasWordRune(w.Text) {
-						t.Errorf("%q chunk %d: word %q has no id of speech", text, i, w.Text)
-					}
-					for j := at; j < w.Start; j++ {
+					for j := at; j < len(c.IDs); j++ {
 						if !phonemize.Silent(c.IDs[j]) {
-							t.Errorf("%q chunk %d: id %d before word %q belongs to no word", text, i, j, w.Text)
+							t.Errorf("%q chunk %d: id %d after the last word belongs to no word", text, i, j)
 						}
 					}
-					at = w.End
-					// A word a cut divides is named whole on both sides, and written in the
-					// text of one of the two chunks.
-					if w.Text == "" {
-						t.Errorf("%q chunk %d: a word with no text", text, i)
+					want += squash(c.Text)
+					if n := len(c.Words); n > 0 {
+						prevLast = squash(c.Words[n-1].Text)
 					}
-					wt := squash(w.Text)
-					if k == 0 && i > 0 && prevLast != "" && strings.HasPrefix(wt, prevLast) &&
-						!(strings.Contains(squash(prevText), prevLast) && strings.Contains(squash(c.Text), prevLast)) {
-						wt = strings.TrimPrefix(wt, prevLast) // with the punctuation after it
-					}
-					joined += wt
+					prevText = c.Text
 				}
-				for j := at; j < len(c.IDs); j++ {
-					if !phonemize.Silent(c.IDs[j]) {
-						t.Errorf("%q chunk %d: id %d after the last word belongs to no word", text, i, j)
-					}
+				if joined != want {
+					t.Errorf("%q %+v: words %q, want the text %q", text, opt, joined, want)
 				}
-				want += squash(c.Text)
-				if n := len(c.Words); n > 0 {
-					prevLast = squash(c.Words[n-1].Text)
-				}
-				prevText = c.Text
 			}
-			if joined != want {
-				t.Errorf("%q %+v: words %q, want the text %q", text, opt, joined, want)
-			}
-		}
+		})
 	}
 }
 
@@ -115,19 +117,21 @@ func TestChunkWordsAsWritten(t *testing.T) {
 		{"你好，我今天很高兴。", []string{"你好,", "我", "今天", "很", "高兴."}, "zh"},
 	}
 	for _, c := range cases {
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{FirstChunkMinIDs: 500, FirstChunkMaxIDs: 500}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, ch := range chunks {
-			for _, w := range ch.Words {
-				got = append(got, w.Text)
+		t.Run(caseName(c.text), func(t *testing.T) {
+			chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{FirstChunkMinIDs: 500, FirstChunkMaxIDs: 500}})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%s %q: words %q, want %q", c.lang, c.text, got, c.want)
-		}
+			var got []string
+			for _, ch := range chunks {
+				for _, w := range ch.Words {
+					got = append(got, w.Text)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s %q: words %q, want %q", c.lang, c.text, got, c.want)
+			}
+		})
 	}
 }
 
@@ -142,23 +146,25 @@ func TestChunkWordsCutByAChunk(t *testing.T) {
 		{"en-us", long + " end.", long},
 	}
 	for _, c := range cases {
-		chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{MaxChunkIDs: 40}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts := 0
-		for i, ch := range chunks {
-			for _, w := range ch.Words {
-				if w.Text == c.word {
-					parts++
-				}
-				if w.End <= w.Start {
-					t.Errorf("%s chunk %d: word %q has ids [%d,%d)", c.lang, i, w.Text, w.Start, w.End)
+		t.Run(c.lang, func(t *testing.T) {
+			chunks, err := p.Chunks(c.text, Options{Lang: c.lang, Policy: Policy{MaxChunkIDs: 40}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts := 0
+			for i, ch := range chunks {
+				for _, w := range ch.Words {
+					if w.Text == c.word {
+						parts++
+					}
+					if w.End <= w.Start {
+						t.Errorf("%s chunk %d: word %q has ids [%d,%d)", c.lang, i, w.Text, w.Start, w.End)
+					}
 				}
 			}
-		}
-		if len(chunks) < 3 || parts != len(chunks)-1 && parts != len(chunks) {
-			t.Errorf("%s: %q named in %d of %d chunks", c.lang, c.word, parts, len(chunks))
-		}
+			if len(chunks) < 3 || parts != len(chunks)-1 && parts != len(chunks) {
+				t.Errorf("%s: %q named in %d of %d chunks", c.lang, c.word, parts, len(chunks))
+			}
+		})
 	}
 }

@@ -141,10 +141,12 @@ func TestCutMarker(t *testing.T) {
 		{"sənt", "", false},
 		{"səntzˈiːbɹə", "", false},
 	} {
-		got, err := cutMarker(c.in, "zˈiːbɹə")
-		if (err == nil) != c.ok || got != c.want {
-			t.Errorf("cutMarker(%q) = %q, %v; want %q ok=%v", c.in, got, err, c.want, c.ok)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			got, err := cutMarker(c.in, "zˈiːbɹə")
+			if (err == nil) != c.ok || got != c.want {
+				t.Errorf("cutMarker(%q) = %q, %v; want %q ok=%v", c.in, got, err, c.want, c.ok)
+			}
+		})
 	}
 }
 

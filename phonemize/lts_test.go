@@ -48,14 +48,16 @@ func TestLetterToSoundAsEspeak(t *testing.T) {
 		{"drokle", "dɹˈɑkᵊl", "dɹˈɒkᵊl"},
 		{"mumblage", "mˈʌmblɪʤ", "mˈʌmblɪʤ"},
 	} {
-		for _, d := range []struct {
-			g    *g2p
-			want string
-		}{{p.us, c.us}, {p.gb, c.gb}} {
-			got, ok := d.g.fallback(c.word)
-			if got = v10Replacer.Replace(got); !ok || got != d.want {
-				t.Errorf("%s (british %v): %q, want %q", c.word, d.g == p.gb, got, d.want)
+		t.Run(c.word, func(t *testing.T) {
+			for _, d := range []struct {
+				g    *g2p
+				want string
+			}{{p.us, c.us}, {p.gb, c.gb}} {
+				got, ok := d.g.fallback(c.word)
+				if got = v10Replacer.Replace(got); !ok || got != d.want {
+					t.Errorf("%s (british %v): %q, want %q", c.word, d.g == p.gb, got, d.want)
+				}
 			}
-		}
+		})
 	}
 }

@@ -59,15 +59,17 @@ func TestReadings(t *testing.T) {
 		{"flap-T", "", "Water.", []string{"wˈɔTəɹ"}},
 	}
 	for _, c := range cases {
-		got, err := p.Phonemize(c.text, c.lang)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		for _, w := range c.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: Phonemize(%q) = %q, want it to contain %q", c.name, c.text, got, w)
+		t.Run(c.name, func(t *testing.T) {
+			got, err := p.Phonemize(c.text, c.lang)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
 			}
-		}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s: Phonemize(%q) = %q, want it to contain %q", c.name, c.text, got, w)
+				}
+			}
+		})
 	}
 }
 
@@ -89,9 +91,11 @@ func TestNormalize(t *testing.T) {
 		{"the 1960s", "the 1960s"},
 	}
 	for _, c := range cases {
-		if got := normalize(c.in); got != c.want {
-			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			if got := normalize(c.in); got != c.want {
+				t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }
 

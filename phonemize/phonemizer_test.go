@@ -42,13 +42,15 @@ func TestPhonemizeBasics(t *testing.T) {
 		{"The pear.", "en-us", "ðə pˈɛɹ."},
 	}
 	for _, c := range cases {
-		got, err := p.Phonemize(c.text, c.lang)
-		if err != nil {
-			t.Fatalf("Phonemize(%q): %v", c.text, err)
-		}
-		if got != c.want {
-			t.Errorf("Phonemize(%q, %s) = %q, want %q", c.text, c.lang, got, c.want)
-		}
+		t.Run(caseName(c.text), func(t *testing.T) {
+			got, err := p.Phonemize(c.text, c.lang)
+			if err != nil {
+				t.Fatalf("Phonemize(%q): %v", c.text, err)
+			}
+			if got != c.want {
+				t.Errorf("Phonemize(%q, %s) = %q, want %q", c.text, c.lang, got, c.want)
+			}
+		})
 	}
 }
 
@@ -215,4 +217,12 @@ func TestBritishFallbackNoRColouring(t *testing.T) {
 			t.Errorf("%s → %s: American r-coloured vowel", w, ps)
 		}
 	}
+}
+
+// caseName is a table case's subtest name: its text, cut to 40 characters.
+func caseName(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40])
+	}
+	return s
 }

@@ -25,13 +25,15 @@ func TestTokenizeJoinsPunctuationSpecials(t *testing.T) {
 		{"call foo(); then", []string{"call", "foo", "(", ")", ";", "then"}},
 		{"done :) ok", []string{"done", ":)", "ok"}},
 	} {
-		var got []string
-		for _, tk := range tokenize(c.in) {
-			got = append(got, tk.text)
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("tokenize(%q) = %q, reference %q", c.in, got, c.want)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			var got []string
+			for _, tk := range tokenize(c.in) {
+				got = append(got, tk.text)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("tokenize(%q) = %q, reference %q", c.in, got, c.want)
+			}
+		})
 	}
 }
 
@@ -74,12 +76,14 @@ type reading struct{ in, want string }
 func expectReadings(t *testing.T, p *Phonemizer, cases []reading) {
 	t.Helper()
 	for _, c := range cases {
-		got, err := p.Phonemize(c.in, "en-us")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != c.want {
-			t.Errorf("Phonemize(%q)\n got  %s\n want %s", c.in, got, c.want)
-		}
+		t.Run(caseName(c.in), func(t *testing.T) {
+			got, err := p.Phonemize(c.in, "en-us")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("Phonemize(%q)\n got  %s\n want %s", c.in, got, c.want)
+			}
+		})
 	}
 }

@@ -22,10 +22,12 @@ func TestCutSentences(t *testing.T) {
 		{strings.Repeat("word ", 130) + "end", strings.TrimSpace(strings.Repeat("word ", 130)), "end"},
 	}
 	for _, tc := range cases {
-		done, rest := CutSentences(tc.in)
-		if done != tc.done || rest != tc.rest {
-			t.Errorf("CutSentences(%.40q) = (%.40q, %q), want (%.40q, %q)", tc.in, done, rest, tc.done, tc.rest)
-		}
+		t.Run(caseName(tc.in), func(t *testing.T) {
+			done, rest := CutSentences(tc.in)
+			if done != tc.done || rest != tc.rest {
+				t.Errorf("CutSentences(%.40q) = (%.40q, %q), want (%.40q, %q)", tc.in, done, rest, tc.done, tc.rest)
+			}
+		})
 	}
 }
 

@@ -77,48 +77,50 @@ func TestTokenizerAndTaggerAgreement(t *testing.T) {
 		{"wild8_heldout_tags.tsv", 0.99, 0.955},
 		{"spacy_tags.tsv", 0.99, 0.975},
 	} {
-		sents := loadTaggedFile(t, c.file)
-		var sameSplit, tagOK, tagAll int
-		var report []string
-		for _, s := range sents {
-			text, _ := preprocess(s.text)
-			toks := tokenize(text)
-			p.us.tags.tagTokens(toks)
-			got := make([]string, len(toks))
-			for i, tk := range toks {
-				got[i] = tk.text
-			}
-			if strings.Join(got, "\x00") != strings.Join(s.tokens, "\x00") {
-				report = append(report, fmt.Sprintf("split %q\n   got  %q\n   want %q", s.text, got, s.tokens))
-				continue
-			}
-			sameSplit++
-			var bad []string
-			for i, tk := range toks {
-				tagAll++
-				if tk.tag == s.tags[i] {
-					tagOK++
-				} else {
-					bad = append(bad, fmt.Sprintf("%s/%s(want %s)", tk.text, tk.tag, s.tags[i]))
+		t.Run(c.file, func(t *testing.T) {
+			sents := loadTaggedFile(t, c.file)
+			var sameSplit, tagOK, tagAll int
+			var report []string
+			for _, s := range sents {
+				text, _ := preprocess(s.text)
+				toks := tokenize(text)
+				p.us.tags.tagTokens(toks)
+				got := make([]string, len(toks))
+				for i, tk := range toks {
+					got[i] = tk.text
+				}
+				if strings.Join(got, "\x00") != strings.Join(s.tokens, "\x00") {
+					report = append(report, fmt.Sprintf("split %q\n   got  %q\n   want %q", s.text, got, s.tokens))
+					continue
+				}
+				sameSplit++
+				var bad []string
+				for i, tk := range toks {
+					tagAll++
+					if tk.tag == s.tags[i] {
+						tagOK++
+					} else {
+						bad = append(bad, fmt.Sprintf("%s/%s(want %s)", tk.text, tk.tag, s.tags[i]))
+					}
+				}
+				if len(bad) > 0 {
+					report = append(report, fmt.Sprintf("tags %q: %s", s.text, strings.Join(bad, " ")))
 				}
 			}
-			if len(bad) > 0 {
-				report = append(report, fmt.Sprintf("tags %q: %s", s.text, strings.Join(bad, " ")))
+			splitRate := float64(sameSplit) / float64(len(sents))
+			tagRate := float64(tagOK) / float64(max(tagAll, 1))
+			t.Logf("%s: tokenizer: %d/%d sentences split as the reference (%.1f%%); tagger: %d/%d tags agree (%.1f%%)",
+				c.file, sameSplit, len(sents), splitRate*100, tagOK, tagAll, tagRate*100)
+			if os.Getenv("PHONEMIZE_SHOW_DIFFS") != "" {
+				for _, r := range report {
+					t.Log(r)
+				}
 			}
-		}
-		splitRate := float64(sameSplit) / float64(len(sents))
-		tagRate := float64(tagOK) / float64(max(tagAll, 1))
-		t.Logf("%s: tokenizer: %d/%d sentences split as the reference (%.1f%%); tagger: %d/%d tags agree (%.1f%%)",
-			c.file, sameSplit, len(sents), splitRate*100, tagOK, tagAll, tagRate*100)
-		if os.Getenv("PHONEMIZE_SHOW_DIFFS") != "" {
-			for _, r := range report {
-				t.Log(r)
+			if splitRate < c.minSplit || tagRate < c.minAgree {
+				t.Errorf("%s: agreement too low: split %.1f%% (min %.1f%%), tags %.1f%% (min %.1f%%)",
+					c.file, splitRate*100, c.minSplit*100, tagRate*100, c.minAgree*100)
 			}
-		}
-		if splitRate < c.minSplit || tagRate < c.minAgree {
-			t.Errorf("%s: agreement too low: split %.1f%% (min %.1f%%), tags %.1f%% (min %.1f%%)",
-				c.file, splitRate*100, c.minSplit*100, tagRate*100, c.minAgree*100)
-		}
+		})
 	}
 }
 
@@ -140,14 +142,16 @@ func TestApostropheAfterAnS(t *testing.T) {
 		{"Two days’ travel south of here.", 2, "''"},
 		{"The word ‘blinkenlights’ is old.", 4, "''"},
 	} {
-		toks := tokenize(c.text)
-		p.us.tags.tagTokens(toks)
-		if c.at >= len(toks) || !strings.ContainsAny(toks[c.at].text, "'’") {
-			t.Fatalf("%q: token %d is not the apostrophe: %v", c.text, c.at, toks)
-		}
-		if toks[c.at].tag != c.want {
-			t.Errorf("%q: %q tagged %s, want %s", c.text, toks[c.at].text, toks[c.at].tag, c.want)
-		}
+		t.Run(caseName(c.text), func(t *testing.T) {
+			toks := tokenize(c.text)
+			p.us.tags.tagTokens(toks)
+			if c.at >= len(toks) || !strings.ContainsAny(toks[c.at].text, "'’") {
+				t.Fatalf("%q: token %d is not the apostrophe: %v", c.text, c.at, toks)
+			}
+			if toks[c.at].tag != c.want {
+				t.Errorf("%q: %q tagged %s, want %s", c.text, toks[c.at].text, toks[c.at].tag, c.want)
+			}
+		})
 	}
 }
 

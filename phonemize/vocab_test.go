@@ -24,9 +24,11 @@ func TestVocabularyShape(t *testing.T) {
 		r  rune
 		id int64
 	}{{' ', 16}, {'ʤ', 82}, {'ɾ', 125}, {'ᵻ', 177}, {';', 1}} {
-		if got, _ := ID(c.r); got != c.id {
-			t.Errorf("ID(%q) = %d, want %d", c.r, got, c.id)
-		}
+		t.Run(string(c.r), func(t *testing.T) {
+			if got, _ := ID(c.r); got != c.id {
+				t.Errorf("ID(%q) = %d, want %d", c.r, got, c.id)
+			}
+		})
 	}
 }
 

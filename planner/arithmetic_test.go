@@ -3,6 +3,7 @@ package planner
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -24,18 +25,20 @@ func TestMinSafe(t *testing.T) {
 		{1.5, 0},   // C_scale_min = 0
 	}
 	for _, c := range cases {
-		h := c.surge - 1
-		if got := minSafe((1-h)*50, (1-2*h)*50); got != c.want {
-			t.Errorf("surge %v: min_safe = %d, want %d", c.surge, got, c.want)
-		}
-		// The definition itself: N/(N−1) ≤ r for the answer, not for N−1.
-		if c.want > 2 {
-			r := (1 - h) / (1 - 2*h)
-			n := float64(c.want)
-			if n/(n-1) > r*(1+1e-9) || (n-1)/(n-2) <= r*(1-1e-9) {
-				t.Errorf("surge %v: %d is not the smallest N with N/(N−1) ≤ %v", c.surge, c.want, r)
+		t.Run(fmt.Sprint(c.surge), func(t *testing.T) {
+			h := c.surge - 1
+			if got := minSafe((1-h)*50, (1-2*h)*50); got != c.want {
+				t.Errorf("surge %v: min_safe = %d, want %d", c.surge, got, c.want)
 			}
-		}
+			// The definition itself: N/(N−1) ≤ r for the answer, not for N−1.
+			if c.want > 2 {
+				r := (1 - h) / (1 - 2*h)
+				n := float64(c.want)
+				if n/(n-1) > r*(1+1e-9) || (n-1)/(n-2) <= r*(1-1e-9) {
+					t.Errorf("surge %v: %d is not the smallest N with N/(N−1) ≤ %v", c.surge, c.want, r)
+				}
+			}
+		})
 	}
 }
 
@@ -51,17 +54,19 @@ func TestCooldowns(t *testing.T) {
 		{260.248496, 60, 30, 960},
 	}
 	for _, c := range cases {
-		q := parallelQmax(1)
-		sc := parallelScenario()
-		sc.AssumeTTotalS, sc.PolicyLagBoundS = c.tTotal, c.lag
-		p, err := Make(Inputs{Qmax: q}, sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		th := p.Thresholds
-		if th.TS != c.tTotal+c.lag || th.CooldownOutS != c.out || th.CooldownInS != c.in {
-			t.Errorf("T_total %v + %v: T %v, cooldowns %d/%d, want %d/%d", c.tTotal, c.lag, th.TS, th.CooldownOutS, th.CooldownInS, c.out, c.in)
-		}
+		t.Run(fmt.Sprintf("T%v_lag%v", c.tTotal, c.lag), func(t *testing.T) {
+			q := parallelQmax(1)
+			sc := parallelScenario()
+			sc.AssumeTTotalS, sc.PolicyLagBoundS = c.tTotal, c.lag
+			p, err := Make(Inputs{Qmax: q}, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			th := p.Thresholds
+			if th.TS != c.tTotal+c.lag || th.CooldownOutS != c.out || th.CooldownInS != c.in {
+				t.Errorf("T_total %v + %v: T %v, cooldowns %d/%d, want %d/%d", c.tTotal, c.lag, th.TS, th.CooldownOutS, th.CooldownInS, c.out, c.in)
+			}
+		})
 	}
 }
 
@@ -78,18 +83,20 @@ func TestRederiveQmaxForAnotherSLO(t *testing.T) {
 		{5000, 60, false}, // every rung meets it: a lower bound
 		{50, 0, true},     // none does
 	} {
-		sc := refScenario()
-		sc.SLOms = c.slo
-		p, err := Make(in, sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Thresholds.QMax != c.want || p.Thresholds.QMaxBracketed != c.bracketed {
-			t.Errorf("SLO %v: Q_max %d bracketed %v, want %d %v", c.slo, p.Thresholds.QMax, p.Thresholds.QMaxBracketed, c.want, c.bracketed)
-		}
-		if p.Thresholds.QMaxRederived != (c.slo != 3000) {
-			t.Errorf("SLO %v: rederived = %v", c.slo, p.Thresholds.QMaxRederived)
-		}
+		t.Run(fmt.Sprint(c.slo), func(t *testing.T) {
+			sc := refScenario()
+			sc.SLOms = c.slo
+			p, err := Make(in, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Thresholds.QMax != c.want || p.Thresholds.QMaxBracketed != c.bracketed {
+				t.Errorf("SLO %v: Q_max %d bracketed %v, want %d %v", c.slo, p.Thresholds.QMax, p.Thresholds.QMaxBracketed, c.want, c.bracketed)
+			}
+			if p.Thresholds.QMaxRederived != (c.slo != 3000) {
+				t.Errorf("SLO %v: rederived = %v", c.slo, p.Thresholds.QMaxRederived)
+			}
+		})
 	}
 }
 
@@ -102,10 +109,12 @@ func TestThroughputInterpolation(t *testing.T) {
 	}{
 		{0, 0, true}, {0.5, 8, true}, {1, 16, true}, {3, 17, true}, {7.5, 19, true}, {10, 20, true}, {12, 20, false},
 	} {
-		got, in := k.at(c.n)
-		if math.Abs(got-c.want) > 1e-12 || in != c.inside {
-			t.Errorf("X(%v) = %v (inside %v), want %v (%v)", c.n, got, in, c.want, c.inside)
-		}
+		t.Run(fmt.Sprint(c.n), func(t *testing.T) {
+			got, in := k.at(c.n)
+			if math.Abs(got-c.want) > 1e-12 || in != c.inside {
+				t.Errorf("X(%v) = %v (inside %v), want %v (%v)", c.n, got, in, c.want, c.inside)
+			}
+		})
 	}
 	// Two runs: the slower one sizes the fleet.
 	q := parallelQmax(2)

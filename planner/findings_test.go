@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -189,10 +190,12 @@ func TestSurgeSurvivalThreshold(t *testing.T) {
 		p    float64
 		want Verdict
 	}{{0, VerdictOK}, {0.10, VerdictOK}, {0.11, VerdictWarn}, {1, VerdictWarn}} {
-		p := &Plan{Scenario: Scenario{Surge: 1.25}, Surge: Surge{Trials: 100, Probability: c.p, Limit: 50, HorizonS: 300}}
-		if got := surgeSurvival(p).Verdict; got != c.want {
-			t.Errorf("P = %v → %s, want %s", c.p, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.p), func(t *testing.T) {
+			p := &Plan{Scenario: Scenario{Surge: 1.25}, Surge: Surge{Trials: 100, Probability: c.p, Limit: 50, HorizonS: 300}}
+			if got := surgeSurvival(p).Verdict; got != c.want {
+				t.Errorf("P = %v → %s, want %s", c.p, got, c.want)
+			}
+		})
 	}
 }
 
@@ -243,9 +246,11 @@ func TestRefusals(t *testing.T) {
 		{"no T_total", func() (Inputs, Scenario) { return Inputs{Qmax: parallelQmax(1)}, parallelScenario() }, ErrScenario},
 	}
 	for _, c := range cases {
-		in, sc := c.in()
-		if _, err := Make(in, sc); !errors.Is(err, c.want) {
-			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			in, sc := c.in()
+			if _, err := Make(in, sc); !errors.Is(err, c.want) {
+				t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+			}
+		})
 	}
 }

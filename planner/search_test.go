@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -25,13 +26,15 @@ func TestChainExceedMatchesFirstPassage(t *testing.T) {
 		lambda, horizon float64
 		start           int
 	}{{25, 5, 3}, {28, 60, 0}, {20, 300, 2}, {31, 3600, 5}} {
-		start := make([]float64, limit+1)
-		start[tc.start] = 1
-		got := c.exceed(tc.lambda, start, limit-1, tc.horizon)
-		want := firstPassage(x, tc.lambda, tc.start, limit, tc.horizon)
-		if math.Abs(got-want) > 1e-6 {
-			t.Errorf("λ %g over %g s from %d: exceed %.9f, first passage %.9f", tc.lambda, tc.horizon, tc.start, got, want)
-		}
+		t.Run(fmt.Sprintf("λ%g_%gs_from%d", tc.lambda, tc.horizon, tc.start), func(t *testing.T) {
+			start := make([]float64, limit+1)
+			start[tc.start] = 1
+			got := c.exceed(tc.lambda, start, limit-1, tc.horizon)
+			want := firstPassage(x, tc.lambda, tc.start, limit, tc.horizon)
+			if math.Abs(got-want) > 1e-6 {
+				t.Errorf("λ %g over %g s from %d: exceed %.9f, first passage %.9f", tc.lambda, tc.horizon, tc.start, got, want)
+			}
+		})
 	}
 }
 
@@ -40,9 +43,11 @@ func TestChainStationaryIsMM1(t *testing.T) {
 	t.Parallel()
 	c := chainFor(replay.Service{Servers: 1, Mean: 100 * time.Millisecond}, 400)
 	for _, rho := range []float64{0.3, 0.8, 0.95} {
-		if got, want := c.mean(rho*10), rho/(1-rho); math.Abs(got-want) > 1e-6*want {
-			t.Errorf("ρ %.2f: mean %.6f, want %.6f", rho, got, want)
-		}
+		t.Run(fmt.Sprint(rho), func(t *testing.T) {
+			if got, want := c.mean(rho*10), rho/(1-rho); math.Abs(got-want) > 1e-6*want {
+				t.Errorf("ρ %.2f: mean %.6f, want %.6f", rho, got, want)
+			}
+		})
 	}
 }
 

@@ -114,15 +114,17 @@ func TestNotInService(t *testing.T) {
 		{StatusCreating, "wait until"},
 		{StatusFailed, "image pull failed"},
 	} {
-		fake := &fakeSageMaker{DescribeEndpointFunc: func(context.Context, *sm.DescribeEndpointInput, ...func(*sm.Options)) (*sm.DescribeEndpointOutput, error) {
-			return &sm.DescribeEndpointOutput{
-				EndpointName: aws.String("tts"), EndpointStatus: smtypes.EndpointStatus(tc.status), FailureReason: aws.String("image pull\nfailed"),
-				ProductionVariants: []smtypes.ProductionVariantSummary{{VariantName: aws.String(DefaultVariant)}},
-			}, nil
-		}}
-		c := &Control{SageMaker: fake, Region: testRegion}
-		_, err := c.RequireInService(context.Background(), "tts", DefaultVariant)
-		checkOneLine(t, err, awsconf.ErrNotInService, "tts is "+tc.status, tc.want)
+		t.Run(tc.status, func(t *testing.T) {
+			fake := &fakeSageMaker{DescribeEndpointFunc: func(context.Context, *sm.DescribeEndpointInput, ...func(*sm.Options)) (*sm.DescribeEndpointOutput, error) {
+				return &sm.DescribeEndpointOutput{
+					EndpointName: aws.String("tts"), EndpointStatus: smtypes.EndpointStatus(tc.status), FailureReason: aws.String("image pull\nfailed"),
+					ProductionVariants: []smtypes.ProductionVariantSummary{{VariantName: aws.String(DefaultVariant)}},
+				}, nil
+			}}
+			c := &Control{SageMaker: fake, Region: testRegion}
+			_, err := c.RequireInService(context.Background(), "tts", DefaultVariant)
+			checkOneLine(t, err, awsconf.ErrNotInService, "tts is "+tc.status, tc.want)
+		})
 	}
 }
 

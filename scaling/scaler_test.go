@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -146,9 +147,11 @@ func TestPercentChangeRounding(t *testing.T) {
 		{2, -25, 0, -1},  // −0.5 → −1
 		{3, 100, 0, 3},
 	} {
-		if got := percentChange(c.capacity, c.percent, c.minMag); got != c.want {
-			t.Errorf("%d%% of %d (min %d) = %d; want %d", c.percent, c.capacity, c.minMag, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%d_%d%%_min%d", c.capacity, c.percent, c.minMag), func(t *testing.T) {
+			if got := percentChange(c.capacity, c.percent, c.minMag); got != c.want {
+				t.Errorf("%d%% of %d (min %d) = %d; want %d", c.percent, c.capacity, c.minMag, got, c.want)
+			}
+		})
 	}
 }
 

@@ -350,21 +350,23 @@ func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
 	}
 	c := client(t)
 	for _, tc := range cases {
-		req, _ := http.NewRequest(tc.method, h.url+tc.route, strings.NewReader(tc.body))
-		resp, err := c.Do(req)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		e := decodeError(t, readAll(t, resp))
-		if resp.StatusCode != tc.status || e.Error != tc.code || !strings.Contains(e.Message, tc.msg) {
-			t.Errorf("%s: %d %q %q, want %d %q containing %q", tc.name, resp.StatusCode, e.Error, e.Message, tc.status, tc.code, tc.msg)
-		}
-		if tc.status == 405 && resp.Header.Get("Allow") == "" {
-			t.Errorf("%s: 405 without Allow", tc.name)
-		}
-		if tc.code == "unknown_voice" && len(e.Valid) != len(testVoices) {
-			t.Errorf("%s: valid = %v", tc.name, e.Valid)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, h.url+tc.route, strings.NewReader(tc.body))
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			e := decodeError(t, readAll(t, resp))
+			if resp.StatusCode != tc.status || e.Error != tc.code || !strings.Contains(e.Message, tc.msg) {
+				t.Errorf("%s: %d %q %q, want %d %q containing %q", tc.name, resp.StatusCode, e.Error, e.Message, tc.status, tc.code, tc.msg)
+			}
+			if tc.status == 405 && resp.Header.Get("Allow") == "" {
+				t.Errorf("%s: 405 without Allow", tc.name)
+			}
+			if tc.code == "unknown_voice" && len(e.Valid) != len(testVoices) {
+				t.Errorf("%s: valid = %v", tc.name, e.Valid)
+			}
+		})
 	}
 	// A fresh timestamp passes the same check.
 	resp := post(t, c, h.url+api.RouteInvocations, fmt.Sprintf(`{"text":"hi","request_timestamp":%v}`, fresh))

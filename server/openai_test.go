@@ -222,11 +222,13 @@ func TestUnspeakableTextOverHTTP(t *testing.T) {
 	h.waitReady()
 	c := client(t)
 	for _, body := range []string{"{\"text\":\"caf\xe9\"}", `{"text":"😀🎉"}`, `{"text":"你好世界"}`, `{"text":"مرحبا بالعالم"}`, `{"text":"\ufffd"}`} {
-		resp := post(t, c, h.url+api.RouteInvocations, body)
-		e := decodeError(t, readAll(t, resp))
-		if resp.StatusCode != 400 || (e.Error != api.ErrEmptyText && e.Error != api.ErrInvalidJSON) {
-			t.Errorf("%q: %d %+v", body, resp.StatusCode, e)
-		}
+		t.Run(caseName(body), func(t *testing.T) {
+			resp := post(t, c, h.url+api.RouteInvocations, body)
+			e := decodeError(t, readAll(t, resp))
+			if resp.StatusCode != 400 || (e.Error != api.ErrEmptyText && e.Error != api.ErrInvalidJSON) {
+				t.Errorf("%q: %d %+v", body, resp.StatusCode, e)
+			}
+		})
 	}
 	if n := h.syn.calls.Load(); n != 0 {
 		t.Errorf("the model ran %d chunks for text with nothing speakable", n)

@@ -78,14 +78,16 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 	}
 	e := checker(t)
 	for _, tc := range cases {
-		s, err := decodeAndCheck(e, parseInvocation, []byte(tc.body))
-		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
-			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
-			continue
-		}
-		if tc.check != nil && !tc.check(s) {
-			t.Errorf("%s: got %+v", tc.name, s)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := decodeAndCheck(e, parseInvocation, []byte(tc.body))
+			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+				t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
+				return
+			}
+			if tc.check != nil && !tc.check(s) {
+				t.Errorf("%s: got %+v", tc.name, s)
+			}
+		})
 	}
 }
 
@@ -122,14 +124,16 @@ func TestParseSpeechFollowsOpenAI(t *testing.T) {
 	e := tts.New(tts.Config{}, fakePhonemizer{}, &fakeSynth{slots: 1}, fakeVoices{append(testVoices, "af_alloy", "af_nova", "am_fenrir")})
 	defer e.Close()
 	for _, tc := range cases {
-		s, err := decodeAndCheck(e, parseSpeech, []byte(tc.body))
-		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
-			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
-			continue
-		}
-		if tc.check != nil && !tc.check(s) {
-			t.Errorf("%s: got %+v", tc.name, s)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := decodeAndCheck(e, parseSpeech, []byte(tc.body))
+			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+				t.Errorf("%s: err = %v, want %v", tc.name, err, tc.err)
+				return
+			}
+			if tc.check != nil && !tc.check(s) {
+				t.Errorf("%s: got %+v", tc.name, s)
+			}
+		})
 	}
 }
 
@@ -155,17 +159,19 @@ func TestParseClientMessage(t *testing.T) {
 		{"{\"text\":\"a \xc3\"}", "", errBadJSON},
 	}
 	for _, tc := range cases {
-		m, err := parseClientMessage([]byte(tc.in))
-		if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
-			t.Errorf("%s: err = %v, want %v", tc.in, err, tc.err)
-			continue
-		}
-		if err == nil && m.Type != tc.typ {
-			t.Errorf("%s: type %q, want %q", tc.in, m.Type, tc.typ)
-		}
-		if err != nil && m.RequestID != "" && checkRequestID(m.RequestID) != nil {
-			t.Errorf("%.40s: an invalid request id would be echoed", tc.in)
-		}
+		t.Run(caseName(tc.in), func(t *testing.T) {
+			m, err := parseClientMessage([]byte(tc.in))
+			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+				t.Errorf("%s: err = %v, want %v", tc.in, err, tc.err)
+				return
+			}
+			if err == nil && m.Type != tc.typ {
+				t.Errorf("%s: type %q, want %q", tc.in, m.Type, tc.typ)
+			}
+			if err != nil && m.RequestID != "" && checkRequestID(m.RequestID) != nil {
+				t.Errorf("%.40s: an invalid request id would be echoed", tc.in)
+			}
+		})
 	}
 }
 
@@ -232,4 +238,12 @@ func FuzzParseClientMessage(f *testing.F) {
 			t.Fatalf("type %q accepted", m.Type)
 		}
 	})
+}
+
+// caseName is a table case's subtest name: its text, cut to 40 characters.
+func caseName(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40])
+	}
+	return s
 }

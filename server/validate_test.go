@@ -45,25 +45,27 @@ func TestHTTPAndWebSocketRefuseTheSameFields(t *testing.T) {
 		{"request id too long", map[string]any{"request_id": strings.Repeat("x", 200)}, api.ErrInvalidRequestID},
 	}
 	for _, tc := range cases {
-		body := map[string]any{"text": "Hello there."}
-		for k, v := range tc.fields {
-			body[k] = v
-		}
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp := post(t, c, h.url+api.RouteInvocations, string(b))
-		httpCode := ""
-		if resp.StatusCode != 200 {
-			httpCode = decodeError(t, readAll(t, resp)).Error
-		} else {
-			readAll(t, resp)
-		}
-		wsCode := wsVerdict(t, h, b)
-		if httpCode != tc.code || wsCode != tc.code {
-			t.Errorf("%s: HTTP %q (status %d), WebSocket %q; want %q on both", tc.name, httpCode, resp.StatusCode, wsCode, tc.code)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			body := map[string]any{"text": "Hello there."}
+			for k, v := range tc.fields {
+				body[k] = v
+			}
+			b, err := json.Marshal(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp := post(t, c, h.url+api.RouteInvocations, string(b))
+			httpCode := ""
+			if resp.StatusCode != 200 {
+				httpCode = decodeError(t, readAll(t, resp)).Error
+			} else {
+				readAll(t, resp)
+			}
+			wsCode := wsVerdict(t, h, b)
+			if httpCode != tc.code || wsCode != tc.code {
+				t.Errorf("%s: HTTP %q (status %d), WebSocket %q; want %q on both", tc.name, httpCode, resp.StatusCode, wsCode, tc.code)
+			}
+		})
 	}
 	if n := h.syn.calls.Load(); n != 0 {
 		t.Errorf("the model ran %d chunks for refused requests", n)

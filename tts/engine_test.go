@@ -241,10 +241,12 @@ func TestCheck(t *testing.T) {
 		{Request{Text: "hi", Voice: "zz_nobody"}, ErrUnknownVoice, "have: af_heart, bf_emma"},
 		{Request{Text: "hi", Voice: "bf_emma", Speed: speed(0.5)}, nil, ""},
 	} {
-		_, err := e.Check(c.req)
-		if !errors.Is(err, c.want) || (err != nil && !strings.Contains(err.Error(), c.msg)) {
-			t.Errorf("%+v: err = %v, want %v containing %q", c.req, err, c.want, c.msg)
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			_, err := e.Check(c.req)
+			if !errors.Is(err, c.want) || (err != nil && !strings.Contains(err.Error(), c.msg)) {
+				t.Errorf("%+v: err = %v, want %v containing %q", c.req, err, c.want, c.msg)
+			}
+		})
 	}
 	got, err := e.Check(Request{Text: "hi", Voice: " bf_emma "})
 	if err != nil || got.Voice != "bf_emma" || got.Lang != "en-gb" {

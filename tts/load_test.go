@@ -25,9 +25,11 @@ func TestMaxChunkIDsForFollowsTheProvider(t *testing.T) {
 		p          model.Provider
 		want       int
 	}{{0, model.ProviderCPU, 200}, {0, model.ProviderCUDA, 510}, {300, model.ProviderCPU, 300}, {120, model.ProviderCUDA, 120}} {
-		if got := tts.MaxChunkIDsFor(c.configured, c.p); got != c.want {
-			t.Errorf("MaxChunkIDsFor(%d, %s) = %d, want %d", c.configured, c.p, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%d_%s", c.configured, c.p), func(t *testing.T) {
+			if got := tts.MaxChunkIDsFor(c.configured, c.p); got != c.want {
+				t.Errorf("MaxChunkIDsFor(%d, %s) = %d, want %d", c.configured, c.p, got, c.want)
+			}
+		})
 	}
 }
 
@@ -131,10 +133,12 @@ func TestShape(t *testing.T) {
 		{tts.LoadConfig{Slots: 3}, model.ProviderCPU, 8, "[2 2 2]", 0},
 		{tts.LoadConfig{SlotThreads: []int{2, 1}, Slots: 5}, model.ProviderCPU, 2, "[2 1]", 2},
 	} {
-		got, cores := c.cfg.Shape(c.p, "/nonexistent/libonnxruntime.so", c.cpus)
-		if fmt.Sprint(got) != c.want || cores != c.wantCores {
-			t.Errorf("%+v on %d %s CPUs: %v sharing %d cores, want %s sharing %d", c.cfg, c.cpus, c.p, got, cores, c.want, c.wantCores)
-		}
+		t.Run(fmt.Sprintf("%s_%dcpus", c.p, c.cpus), func(t *testing.T) {
+			got, cores := c.cfg.Shape(c.p, "/nonexistent/libonnxruntime.so", c.cpus)
+			if fmt.Sprint(got) != c.want || cores != c.wantCores {
+				t.Errorf("%+v on %d %s CPUs: %v sharing %d cores, want %s sharing %d", c.cfg, c.cpus, c.p, got, cores, c.want, c.wantCores)
+			}
+		})
 	}
 	for _, bad := range []tts.LoadConfig{{Slots: -1}, {SlotThreads: []int{1, 0}}, {Cores: -2}, {Session: model.SessionOptions{GraphOpt: "max"}}} {
 		if err := bad.Validate(); err == nil {

@@ -261,8 +261,10 @@ func TestLoneThreads(t *testing.T) {
 		{[]int{2, 1, 1}, 0, 0}, // not sharing
 		{[]int{1}, 1, 0},
 	} {
-		if got := loneThreads(c.shape, c.cores); got != c.want {
-			t.Errorf("loneThreads(%v, %d) = %d, want %d", c.shape, c.cores, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.shape, c.cores), func(t *testing.T) {
+			if got := loneThreads(c.shape, c.cores); got != c.want {
+				t.Errorf("loneThreads(%v, %d) = %d, want %d", c.shape, c.cores, got, c.want)
+			}
+		})
 	}
 }

@@ -27,13 +27,15 @@ func TestSpeakableRemovesWhatNoVoiceCanSpeak(t *testing.T) {
 		{"hˈɛlO wˈɜɹld ðə kˌɑːɹ", "hˈɛlO wˈɜɹld ðə kˌɑːɹ", ""}, // phonemes keep their stress and length marks
 	}
 	for _, tc := range cases {
-		got, removed := speakable(tc.in, "en-us")
-		if got != tc.want || removed != tc.removed {
-			t.Errorf("speakable(%q) = %q, %q; want %q, %q", tc.in, got, removed, tc.want, tc.removed)
-		}
-		if again, _ := speakable(got, "en-us"); again != got {
-			t.Errorf("speakable is not idempotent on %q: %q", got, again)
-		}
+		t.Run(tc.in, func(t *testing.T) {
+			got, removed := speakable(tc.in, "en-us")
+			if got != tc.want || removed != tc.removed {
+				t.Errorf("speakable(%q) = %q, %q; want %q, %q", tc.in, got, removed, tc.want, tc.removed)
+			}
+			if again, _ := speakable(got, "en-us"); again != got {
+				t.Errorf("speakable is not idempotent on %q: %q", got, again)
+			}
+		})
 	}
 }
 

@@ -48,9 +48,11 @@ func TestBusySlotsFitTheCores(t *testing.T) {
 		{[]int{2, 1, 1}, 2, "[1 2]"},
 		{[]int{8, 2, 2, 2, 2}, 8, "[1 2 3 4]"},
 	} {
-		if got := fmt.Sprint(busySlots(c.shape, c.cores)); got != c.want {
-			t.Errorf("busySlots(%v, %d) = %s, want %s", c.shape, c.cores, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.shape, c.cores), func(t *testing.T) {
+			if got := fmt.Sprint(busySlots(c.shape, c.cores)); got != c.want {
+				t.Errorf("busySlots(%v, %d) = %s, want %s", c.shape, c.cores, got, c.want)
+			}
+		})
 	}
 }
 

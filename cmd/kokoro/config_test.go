@@ -83,9 +83,11 @@ func TestEnvDuration(t *testing.T) {
 		v    string
 		want string
 	}{{"", "25s"}, {"10", "10s"}, {"2.5", "2.5s"}, {"1m", "1m0s"}, {"soon", "25s"}, {"-3", "25s"}} {
-		t.Setenv("KOKORO_TEST_DURATION", c.v)
-		if got := envDuration("KOKORO_TEST_DURATION", 25e9).String(); got != c.want {
-			t.Errorf("%q: %s, want %s", c.v, got, c.want)
-		}
+		t.Run(c.v, func(t *testing.T) {
+			t.Setenv("KOKORO_TEST_DURATION", c.v)
+			if got := envDuration("KOKORO_TEST_DURATION", 25e9).String(); got != c.want {
+				t.Errorf("%q: %s, want %s", c.v, got, c.want)
+			}
+		})
 	}
 }

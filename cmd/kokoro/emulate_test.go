@@ -209,10 +209,12 @@ func TestEmulateAutoscaleRefusals(t *testing.T) {
 		{[]string{"--serve", "1", "--autoscale", plan, "--autoscale-policy", "bogus"}, "step-concurrency"},
 		{[]string{"--serve", "1", "--autoscale", plan, "--time-scale", "0"}, "--time-scale"},
 	} {
-		args := append([]string{"emulate", "--model", filepath.Join(dir, "no-model.onnx")}, c.args...)
-		if out, err := runKokoro(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: %v, want %q\n%s", c.args, err, c.want, out)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			args := append([]string{"emulate", "--model", filepath.Join(dir, "no-model.onnx")}, c.args...)
+			if out, err := runKokoro(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v: %v, want %q\n%s", c.args, err, c.want, out)
+			}
+		})
 	}
 }
 

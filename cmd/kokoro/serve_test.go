@@ -21,13 +21,15 @@ func TestContainerStart(t *testing.T) {
 		{"Inf", time.Time{}, true},
 	}
 	for _, tc := range cases {
-		got, err := containerStart(tc.in, def)
-		if (err != nil) != tc.wantErr {
-			t.Errorf("containerStart(%q) error = %v, want error %v", tc.in, err, tc.wantErr)
-			continue
-		}
-		if d := got.Sub(tc.want); d < -time.Millisecond || d > time.Millisecond {
-			t.Errorf("containerStart(%q) = %v, want %v", tc.in, got, tc.want)
-		}
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := containerStart(tc.in, def)
+			if (err != nil) != tc.wantErr {
+				t.Errorf("containerStart(%q) error = %v, want error %v", tc.in, err, tc.wantErr)
+				return
+			}
+			if d := got.Sub(tc.want); d < -time.Millisecond || d > time.Millisecond {
+				t.Errorf("containerStart(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
 	}
 }

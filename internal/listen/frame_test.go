@@ -37,10 +37,12 @@ func TestAudibleSpanFindsTheSpeechToTheSample(t *testing.T) {
 		{"tone at 1003, off any 10 ms grid", slices.Concat(make([]float32, 1003), tone, make([]float32, 7)),
 			audio.Span{Start: 1003 - win + 1, End: 1003 + 4800 + 7}, true, "the clip ends inside the last window"},
 	} {
-		got, ok := AudibleSpan(c.pcm, rate)
-		if ok != c.audible || got != c.want {
-			t.Errorf("%s: AudibleSpan = %+v, %v; want %+v, %v (%s)", c.name, got, ok, c.want, c.audible, c.wantNote)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := AudibleSpan(c.pcm, rate)
+			if ok != c.audible || got != c.want {
+				t.Errorf("%s: AudibleSpan = %+v, %v; want %+v, %v (%s)", c.name, got, ok, c.want, c.audible, c.wantNote)
+			}
+		})
 	}
 }
 
@@ -65,10 +67,12 @@ func TestJudgeHearsTheSpeechNotTheFrame(t *testing.T) {
 		{"hiss, 0.31 s and 0.5 s", hiss(rng, 7440), hiss(rng, 12000)},
 		{"zeros then hiss", slices.Concat(make([]float32, 1001), hiss(rng, 499)), hiss(rng, 3)},
 	} {
-		got := heard(slices.Concat(c.lead, speech, c.trail), rate)
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: the judge hears something else (%d samples, want %d)", c.name, len(got), len(want))
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got := heard(slices.Concat(c.lead, speech, c.trail), rate)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: the judge hears something else (%d samples, want %d)", c.name, len(got), len(want))
+			}
+		})
 	}
 	// The cuts are faded: the samples at both cuts are brought near zero.
 	if first, last := abs32(want[rate/2]), abs32(want[len(want)-rate/2-1]); first > 1e-4 || last > 1e-4 {

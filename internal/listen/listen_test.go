@@ -2,6 +2,7 @@ package listen
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -76,15 +77,17 @@ func TestResampleKeepsTheBandAndDropsAliases(t *testing.T) {
 		{3000, 0.99, 1.01},
 		{10000, 0, 0.01}, // above 8 kHz: would alias to 6 kHz
 	} {
-		x := sine(c.hz, in, in)
-		y := Resample(x, in, RecognizerRate)
-		if len(y) != RecognizerRate {
-			t.Fatalf("%d samples out of one second", len(y))
-		}
-		mid := y[len(y)/4 : 3*len(y)/4] // away from the edges
-		if r := rms(mid) / rms(x); r < c.min || r > c.max {
-			t.Errorf("%.0f Hz: level ×%.4f, want within [%v, %v]", c.hz, r, c.min, c.max)
-		}
+		t.Run(fmt.Sprint(c.hz), func(t *testing.T) {
+			x := sine(c.hz, in, in)
+			y := Resample(x, in, RecognizerRate)
+			if len(y) != RecognizerRate {
+				t.Fatalf("%d samples out of one second", len(y))
+			}
+			mid := y[len(y)/4 : 3*len(y)/4] // away from the edges
+			if r := rms(mid) / rms(x); r < c.min || r > c.max {
+				t.Errorf("%.0f Hz: level ×%.4f, want within [%v, %v]", c.hz, r, c.min, c.max)
+			}
+		})
 	}
 }
 

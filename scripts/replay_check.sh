@@ -5,8 +5,8 @@
 # a test.
 #
 #   1. the ladder of one instance (one slot, one thread) on this machine: the qmax artifact;
-#   2. the plan from it, for a peak of 1.6 instances' throughput (two instances; T_total
-#      assumed);
+#   2. the plan from it, for a peak of --peak (1.2) instances' throughput, so that the policy's
+#      MaxCapacity is two (T_total assumed);
 #   3. kokoro emulate --serve 1 with the plan's policy (--policy, default the reference
 #      arithmetic's target tracking on ConcurrentRequestsPerModel), AWS's time compressed by
 #      --time-scale, each new instance a one-thread server started in the emulator's process;
@@ -17,11 +17,11 @@
 #
 # Usage: scripts/replay_check.sh [--out DIR] [--policy reference|proposal|KIND] [--from X]
 #          [--to X] [--at DUR] [--length DUR] [--time-scale F] [--t-total S] [--slo-ms MS]
-#          [--qmax FILE (skip the ladder)]
+#          [--peak X] [--qmax FILE (skip the ladder)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=out/replay-check policy=reference from=0.5 to=1.5 at=60s length=300s scale=0.1 ttotal=100
-slo=3000 qmax=""
+slo=3000 qmax="" peakx=1.2
 while (($#)); do
 	case $1 in
 	--out) out=$2 ;;
@@ -34,6 +34,7 @@ while (($#)); do
 	--t-total) ttotal=$2 ;;
 	--slo-ms) slo=$2 ;;
 	--qmax) qmax=$2 ;;
+	--peak) peakx=$2 ;;
 	*) echo "replay_check.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -53,7 +54,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 print(max(s["achieved_rps"] for s in d["steps"] if s.get("usable")))' "$qmax")
 rate() { python3 -c "print(round($1 * $capacity, 4))"; }
-lo=$(rate "$from") hi=$(rate "$to") peak=$(rate 1.6)
+lo=$(rate "$from") hi=$(rate "$to") peak=$(rate "$peakx")
 echo "one instance: $capacity rps; trace: $lo rps, then $hi rps from $at, $length in all"
 
 $k plan --qmax "$qmax" --assume-t-total "$ttotal" --peak-rps "$peak" --trough-rps "$lo" \

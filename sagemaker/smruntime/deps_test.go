@@ -1,31 +1,15 @@
 package smruntime
 
 import (
-	"os/exec"
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/internal/testenv"
 )
 
-const module = "github.com/kokoro-sm/kokoro/"
+const module = testenv.Module
 
-// deps lists the packages pkg imports, directly or not, as `go list -deps` sees them.
-func deps(t *testing.T, pkg string) []string {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the import graph needs the go command: %v", err)
-	}
-	out, err := exec.Command(goBin, "list", "-deps", module+pkg).Output()
-	if err != nil {
-		var stderr string
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = string(ee.Stderr)
-		}
-		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
-	}
-	return strings.Fields(string(out))
-}
+var deps = testenv.Deps
 
 // TestDataPlaneApartFromControlPlane keeps the runtime data plane, the emulator and the bench
 // transports free of the control plane and the planner: each builds without them.

@@ -3,6 +3,7 @@ package testenv
 import (
 	"errors"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,4 +30,19 @@ func Deps(t testing.TB, pkg string) []string {
 		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
 	}
 	return strings.Fields(string(out))
+}
+
+// NoDeps fails t unless pkg builds without every package in forbidden (paths inside the
+// module); that `go list -deps` lists pkg itself shows the listing was read.
+func NoDeps(t testing.TB, pkg string, forbidden ...string) {
+	t.Helper()
+	d := Deps(t, pkg)
+	if !slices.Contains(d, Module+pkg) {
+		t.Fatalf("go list -deps %s does not list the package itself: %v", pkg, d)
+	}
+	for _, f := range forbidden {
+		if slices.Contains(d, Module+f) {
+			t.Errorf("%s depends on %s", pkg, f)
+		}
+	}
 }

@@ -20,24 +20,29 @@ func Assets(tb testing.TB) assets.Paths {
 	return p
 }
 
-// RealModelPrefix begins the name of every test that runs on the real assets at full size:
-// the model, and the corpora or lexicons whose loading dominates a test. `make test`
-// (scripts/test.sh) runs those tests once without the race detector (the model's time is
-// spent in ONNX Runtime's C code, which the detector does not see, and the rest is
-// single-goroutine work it would only slow down) and every other test under it, choosing them
-// by this prefix. RealModel refuses a test that loads the model under another name, so none
-// is run twice or never.
-const RealModelPrefix = "TestReal"
+// RealModelPrefix begins the name of every test whose time is single-goroutine work on real
+// inputs at full size: the model, the corpora or lexicons whose loading dominates a test, the
+// planner's search and replay over the reference measurements; RealFuzzPrefix begins the name
+// of such a fuzz target (its seed corpus runs as a test). `make test` (scripts/test.sh) runs
+// those once without the race detector (the model's time is spent in ONNX Runtime's C code,
+// which the detector does not see, and the rest is work it would only slow down several
+// times) and every other test under it, choosing them by these prefixes. RealModel refuses a
+// test that loads the model under another name, so none is run twice or never.
+const (
+	RealModelPrefix = "TestReal"
+	RealFuzzPrefix  = "FuzzReal"
+)
 
 // RealModel is Assets for a test that loads the real model: it is skipped under -short, and
-// its name must begin with RealModelPrefix (benchmarks may use it under any name).
+// its name must begin with RealModelPrefix or RealFuzzPrefix (benchmarks may use it under any
+// name).
 func RealModel(tb testing.TB) assets.Paths {
 	tb.Helper()
 	if testing.Short() {
 		tb.Skip("real model: skipped in -short")
 	}
 	top, _, _ := strings.Cut(tb.Name(), "/")
-	if _, bench := tb.(*testing.B); !bench && !strings.HasPrefix(top, RealModelPrefix) {
+	if _, bench := tb.(*testing.B); !bench && !strings.HasPrefix(top, RealModelPrefix) && !strings.HasPrefix(top, RealFuzzPrefix) {
 		tb.Fatalf("%s loads the real model: its name must begin with %s, which make test runs without the race detector", top, RealModelPrefix)
 	}
 	return Assets(tb)

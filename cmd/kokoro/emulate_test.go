@@ -190,11 +190,7 @@ func TestEmulateDigestFollowsTheEngine(t *testing.T) {
 func TestEmulateAutoscaleRefusals(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "5000", "--trough-rps", "100",
-		"--surge-trials", "100", "--out", dir); err != nil {
-		t.Fatalf("plan: %v\n%s", err, out)
-	}
-	plan := filepath.Join(dir, "plan.json")
+	plan := referencePlan(t)
 	notPlan := filepath.Join(dir, "not-a-plan.json")
 	if err := os.WriteFile(notPlan, []byte(`{"kind":"qmax"}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -222,13 +218,9 @@ func TestEmulateAutoscaleRefusals(t *testing.T) {
 // would, the plan's MAX_QUEUE_DEPTH, unless --max-queue-depth says otherwise.
 func TestEmulateAutoscaleQueueBound(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "5000", "--trough-rps", "100",
-		"--surge-trials", "100", "--out", dir); err != nil {
-		t.Fatalf("plan: %v\n%s", err, out)
-	}
+	plan := referencePlan(t)
 	for _, c := range []struct{ given, want int }{{0, 50}, {7, 7}} {
-		f := emulateFlags{autoscale: filepath.Join(dir, "plan.json"), autoscalePolicy: "proposal", timeScale: 1, maxQueueDepth: c.given}
+		f := emulateFlags{autoscale: plan, autoscalePolicy: "proposal", timeScale: 1, maxQueueDepth: c.given}
 		var log strings.Builder
 		if _, err := emulateAutoscale(&f, &log); err != nil {
 			t.Fatal(err)

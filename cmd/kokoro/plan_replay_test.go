@@ -26,7 +26,7 @@ type replayFile struct {
 // On the reference artifacts, a 1.25× step from the trough replayed against both policies:
 // the arithmetic's target of 37.5 sheds and misses the SLO for minutes, the proposal keeps
 // every request within it.
-func TestPlanReplayOfTheReference(t *testing.T) {
+func TestRealPlanReplayOfTheReference(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out, err := runPlanCmd(t, "replay", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--surge", "1.25",
@@ -55,7 +55,7 @@ func TestPlanReplayOfTheReference(t *testing.T) {
 }
 
 // A trace file of rates replays as well, and a bad one is refused with the line it is on.
-func TestPlanReplayTraceFile(t *testing.T) {
+func TestRealPlanReplayTraceFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.csv")
@@ -84,7 +84,7 @@ func TestPlanReplayTraceFile(t *testing.T) {
 // Any candidate of the search replays by its kind; a name that is none is refused with the
 // kinds there are. --time-scale compresses AWS's clock and the scale-out time, so a trace
 // compressed by the same factor tells the same story in a tenth of the time.
-func TestPlanReplayCandidatesAndTimeScale(t *testing.T) {
+func TestRealPlanReplayCandidatesAndTimeScale(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"replay", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--surge", "1.25",

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -27,7 +28,31 @@ func runPlanCmd(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-func TestPlanReferenceArtifacts(t *testing.T) {
+// sharedPlan is one plan on the reference artifacts (peak 5000 rps, trough 100), made once for
+// the tests that only need a plan.json to read; TestMain removes its directory.
+var sharedPlan struct {
+	once     sync.Once
+	dir, out string
+	err      error
+}
+
+// referencePlan returns the path of sharedPlan's plan.json, making it on first use.
+func referencePlan(t *testing.T) string {
+	t.Helper()
+	sharedPlan.once.Do(func() {
+		if sharedPlan.dir, sharedPlan.err = os.MkdirTemp("", "kokoro-plan-"); sharedPlan.err != nil {
+			return
+		}
+		sharedPlan.out, sharedPlan.err = runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal,
+			"--peak-rps", "5000", "--trough-rps", "100", "--surge-trials", "100", "--out", sharedPlan.dir)
+	})
+	if sharedPlan.err != nil {
+		t.Fatalf("plan: %v\n%s", sharedPlan.err, sharedPlan.out)
+	}
+	return filepath.Join(sharedPlan.dir, "plan.json")
+}
+
+func TestRealPlanReferenceArtifacts(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal,

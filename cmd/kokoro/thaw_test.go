@@ -81,7 +81,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv("KOKORO_HELPER_LADDER") != "" {
 		os.Exit(helperFrozenLadder())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if sharedPlan.dir != "" {
+		os.RemoveAll(sharedPlan.dir)
+	}
+	os.Exit(code)
 }
 
 // helperFrozenLadder runs a long ladder against the endpoint with the SageMaker hooks until it

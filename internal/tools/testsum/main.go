@@ -35,6 +35,7 @@ type event struct {
 type tally struct {
 	packages   map[string]string // package → "ok", "FAIL" or "no tests"
 	elapsed    map[string]float64
+	testTime   map[string]float64 // "package Test" → seconds, top-level tests only
 	tests      int
 	failed     []string
 	skipped    []string
@@ -45,7 +46,7 @@ type tally struct {
 }
 
 func newTally() *tally {
-	return &tally{packages: map[string]string{}, elapsed: map[string]float64{},
+	return &tally{packages: map[string]string{}, elapsed: map[string]float64{}, testTime: map[string]float64{},
 		output: map[string][]string{}, buildOut: map[string][]string{}}
 }
 
@@ -75,6 +76,9 @@ func (t *tally) add(e event, w io.Writer) {
 		delete(t.output, key)
 		if e.Test != "" {
 			t.tests++
+			if !strings.Contains(e.Test, "/") {
+				t.testTime[short(e.Package)+" "+e.Test] = e.Elapsed
+			}
 			return
 		}
 		if _, seen := t.packages[e.Package]; !seen || t.packages[e.Package] == "no tests" {
@@ -125,6 +129,25 @@ func (t *tally) add(e event, w io.Writer) {
 	}
 }
 
+// slowestOf lists the n longest of times, longest first: "name 12s, name 3s".
+func slowestOf(times map[string]float64, n int) string {
+	names := make([]string, 0, len(times))
+	for k := range times {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if times[names[i]] != times[names[j]] {
+			return times[names[i]] > times[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, 0, n)
+	for _, k := range names[:min(n, len(names))] {
+		parts = append(parts, fmt.Sprintf("%s %.0fs", k, times[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
 func (t *tally) ok(noSkip bool) bool {
 	for _, v := range t.packages {
 		if v == "FAIL" {
@@ -153,7 +176,7 @@ func (t *tally) summary(wall time.Duration, noSkip bool) string {
 func main() {
 	start := flag.String("start", "", "unix time (seconds, fractions allowed) the run began; default: when testsum started")
 	noSkip := flag.Bool("no-skip", false, "a skipped test fails the run")
-	slowest := flag.Int("slowest", 5, "list this many of the slowest packages before the summary")
+	slowest := flag.Int("slowest", 5, "list this many of the slowest packages, and of the slowest tests, before the summary")
 	flag.Parse()
 	began := time.Now()
 	if *start != "" {
@@ -210,21 +233,15 @@ func main() {
 			}
 		}
 	}
-	type pkgTime struct {
-		name string
-		s    float64
-	}
-	var times []pkgTime
+	pkgs := make(map[string]float64, len(t.elapsed))
 	for p, s := range t.elapsed {
-		times = append(times, pkgTime{short(p), s})
+		pkgs[short(p)] = s
 	}
-	sort.Slice(times, func(i, j int) bool { return times[i].s > times[j].s })
-	if n := min(*slowest, len(times)); n > 0 {
-		var parts []string
-		for _, p := range times[:n] {
-			parts = append(parts, fmt.Sprintf("%s %.0fs", p.name, p.s))
-		}
-		fmt.Printf("slowest packages: %s\n", strings.Join(parts, ", "))
+	if s := slowestOf(pkgs, *slowest); s != "" {
+		fmt.Printf("slowest packages: %s\n", s)
+	}
+	if s := slowestOf(t.testTime, *slowest); s != "" {
+		fmt.Printf("slowest tests: %s\n", s)
 	}
 	for _, s := range t.unfinished {
 		fmt.Printf("never ended (counted as failed): %s\n", s)

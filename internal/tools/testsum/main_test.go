@@ -76,6 +76,30 @@ func TestTallyCountsWhatGoTestReports(t *testing.T) {
 	}
 }
 
+// TestSlowest: the slowest packages (both passes summed) and top-level tests, longest first.
+func TestSlowest(t *testing.T) {
+	t.Parallel()
+	ta := events(t,
+		`{"Action":"pass","Package":"m/kokoro/a","Test":"TestX","Elapsed":3}`,
+		`{"Action":"pass","Package":"m/kokoro/a","Test":"TestX/sub","Elapsed":3}`,
+		`{"Action":"pass","Package":"m/kokoro/a","Test":"TestY","Elapsed":7}`,
+		`{"Action":"pass","Package":"m/kokoro/a","Elapsed":10}`,
+		`{"Action":"pass","Package":"m/kokoro/b","Test":"TestZ","Elapsed":5}`,
+		`{"Action":"pass","Package":"m/kokoro/b","Elapsed":5}`,
+		`{"Action":"pass","Package":"m/kokoro/b","Elapsed":6}`,
+	)
+	if got, want := slowestOf(ta.testTime, 2), "a TestY 7s, b TestZ 5s"; got != want {
+		t.Errorf("slowest tests %q, want %q", got, want)
+	}
+	pkgs := map[string]float64{}
+	for p, s := range ta.elapsed {
+		pkgs[short(p)] = s
+	}
+	if got, want := slowestOf(pkgs, 5), "b 11s, a 10s"; got != want {
+		t.Errorf("slowest packages %q, want %q", got, want)
+	}
+}
+
 // TestUnfinishedTestsAreShown: when a package fails with tests that never ended, what those
 // tests printed is shown under their names, since it is the only account of the failure.
 func TestUnfinishedTestsAreShown(t *testing.T) {

@@ -38,15 +38,22 @@ func loadLangSpeak(t *testing.T) []langSpeakCase {
 	return out
 }
 
-// TestRealModelSpeaksEachLanguage speaks one sentence in each language with one of its voices,
-// chosen by the voice alone and by lang over an English voice, and checks that the model was
+// TestRealModelSpeaksEachLanguage speaks one sentence in each language with one of its voices
+// (and the first language's by lang over an English voice too), and checks that the model was
 // given the reference's token ids (its phonemes through the vocabulary, the chunks joined by
 // a space), that what came out is speech-long and audible, and that its words are timed.
 func TestRealModelSpeaksEachLanguage(t *testing.T) {
+	t.Parallel()
 	e := realEngine(t, 1, 2)
-	for _, c := range loadLangSpeak(t) {
+	for i, c := range loadLangSpeak(t) {
 		want := phonemize.Tokenize(c.phonemes)
-		for _, req := range []tts.Request{{Text: c.text, Voice: c.voice}, {Text: c.text, Voice: "af_heart", Lang: c.lang}} {
+		reqs := []tts.Request{{Text: c.text, Voice: c.voice}}
+		if i == 0 {
+			// lang chooses the reader whatever the voice; one language shows it, as every
+			// language's request resolves its lang the same way.
+			reqs = append(reqs, tts.Request{Text: c.text, Voice: "af_heart", Lang: c.lang})
+		}
+		for _, req := range reqs {
 			var ids []int64
 			var pcm []float32
 			var words, last string

@@ -35,6 +35,7 @@ var listenText = strings.Join([]string{
 // them left 0.8 s (`go test -run TestRealListening -v ./tts/`; the judge hears each clip's audible
 // speech in a fixed frame of silence, listen.AudibleSpan).
 func TestRealListening(t *testing.T) {
+	t.Parallel()
 	testenv.LookPath(t, "pocketsphinx_continuous")
 	rec, err := listen.Pocketsphinx()
 	if err != nil {

@@ -27,6 +27,7 @@ func realEngine(tb testing.TB, slots, threads int) *tts.Engine {
 // The end-to-end check a listener would make: English sentences in, speech of a plausible
 // length out, audible, never clipped or NaN, and chunk joins without clicks.
 func TestRealModelSpeaksEnglishSentences(t *testing.T) {
+	t.Parallel()
 	e := realEngine(t, 1, 2)
 	text := "The quick brown fox jumps over the lazy dog. " +
 		"She sells seashells by the seashore, and the shells she sells are surely seashells! " +
@@ -85,6 +86,7 @@ func TestRealModelSpeaksEnglishSentences(t *testing.T) {
 }
 
 func TestRealModelBritishVoiceAndBlend(t *testing.T) {
+	t.Parallel()
 	e := realEngine(t, 1, 2)
 	for _, voice := range []string{"bf_emma", "af_bella(2)+af_sky(1)"} {
 		var pcm []float32

@@ -105,6 +105,7 @@ func snr(got, ref []int16) float64 {
 // minReferenceSNR. A wrong style row, shifted ids or a wrong speed each fail it
 // (testdata/reference/README.md says how that was checked).
 func TestRealModelMatchesKokoroOnnx(t *testing.T) {
+	t.Parallel()
 	a := testenv.RealModel(t)
 	committed := readReference(t, filepath.Join(testenv.RepoRoot(t), "testdata", "reference"))
 	if got := fileSHA256(t, a.Model); got != committed.ModelSHA256 {

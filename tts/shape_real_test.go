@@ -12,6 +12,7 @@ import (
 // slot; a request that arrives while another is speaking runs on a narrow one; all of it is
 // speech.
 func TestRealModelAdaptiveShape(t *testing.T) {
+	t.Parallel()
 	e, err := tts.Load(context.Background(), tts.LoadConfig{Assets: testenv.RealModel(t), Provider: "cpu", Cores: 2}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# test.sh — every Go test once, as `make test` runs them (after setup, venv and vet), in two
+# test.sh — every Go test once, as `make test` runs them (after setup, venv and vet), in
 # streams that run at the same time:
 #   race   the packages whose own code shares memory between goroutines (go statements, sync,
-#          atomic, channels), under the race detector, but for their tests named TestReal…;
-#   plain  those TestReal… tests (internal/testenv.RealModelPrefix: the real model, whole
-#          corpora), and every test of the packages with no concurrency of their own (the
-#          planner, the simulator, the artifacts, the encoders), without it: the detector
-#          finds nothing there, the model's time is spent in ONNX Runtime's C code which it
-#          does not see, and under it pure computation runs several times slower.
-# Both streams go through internal/tools/testsum, which prints each package's result and the
+#          atomic, channels), under the race detector, but for their tests named TestReal…
+#          and FuzzReal…;
+#   plain  those TestReal… and FuzzReal… tests (internal/testenv.RealModelPrefix: the real
+#          model, whole corpora and lexicons, the planner on the reference measurements), and
+#          every test of the packages with no concurrency of their own (the planner, the
+#          simulator, the artifacts, the encoders), without it: the detector finds nothing
+#          there, the model's time is spent in ONNX Runtime's C code which it does not see,
+#          and under it pure computation runs several times slower. The real model's tests
+#          and the packages without concurrency run as two streams of their own.
+# Every stream goes through internal/tools/testsum, which prints each package's result and the
 # output of what failed and ends with one line: packages, tests, failures, skips (a skip fails
 # the run: under make test every asset and peer is there) and the wall time from the start of
 # `make test`.
@@ -24,8 +27,10 @@ trap 'rm -rf "$tmp"' EXIT
 export KOKORO_REQUIRE_ASSETS=1
 
 go build -o "$tmp/testsum" ./internal/tools/testsum || exit 1
-prefix=$(sed -n 's/^const RealModelPrefix = "\(.*\)"$/\1/p' internal/testenv/assets.go)
-[[ -n "$prefix" ]] || { echo "test.sh: RealModelPrefix not found in internal/testenv/assets.go" >&2; exit 1; }
+# The tests named by internal/testenv's RealModelPrefix and RealFuzzPrefix run without -race.
+prefixes=$(sed -n 's/^[[:space:]]*Real\(Model\|Fuzz\)Prefix *= "\(.*\)"$/\2/p' internal/testenv/assets.go | paste -sd'|')
+[[ "$prefixes" == *"|"* ]] || { echo "test.sh: RealModelPrefix and RealFuzzPrefix not found in internal/testenv/assets.go" >&2; exit 1; }
+real_re="^(${prefixes})"
 
 # Sort the packages by whether their non-test code is concurrent.
 concurrent=() pure=()
@@ -39,17 +44,33 @@ done < <(go list -f '{{.Dir}}' ./... | sed "s|^$PWD|.|")
 # The concurrent packages that hold real-model tests: built a second time, without -race.
 real=()
 for dir in "${concurrent[@]}"; do
-	grep -ql "^func ${prefix}" "$dir"/*_test.go 2>/dev/null && real+=("$dir")
+	grep -qlE "^func (${prefixes})" "$dir"/*_test.go 2>/dev/null && real+=("$dir")
 done
 
-# Each stream writes its events into a named pipe of its own; testsum reads both at once.
+# go test starts packages in the order it is given them, two at a time on two cores: the
+# longest ones go first, so that none of them starts last and alone.
+longest=(./tts ./cmd/kokoro ./phonemize ./server ./phonemize/ja ./bench ./emulate ./sagemaker ./planner)
+first() { # first NAME: reorders the array NAME, the packages of $longest first in that order
+	local -n pkgs=$1
+	local out=() p q
+	for p in "${longest[@]}"; do
+		for q in "${pkgs[@]}"; do [[ "$q" == "$p" ]] && out+=("$q"); done
+	done
+	for q in "${pkgs[@]}"; do [[ " ${longest[*]} " == *" $q "* ]] || out+=("$q"); done
+	pkgs=("${out[@]}")
+}
+first concurrent
+first real
+first pure
+
+# Each stream writes its events into a named pipe of its own; testsum reads them all at once.
 inputs=()
 # shellcheck disable=SC2086 # GOTESTFLAGS is a list of flags
 if [[ " ${TEST_PASSES:-race plain} " == *" race "* ]] && ((${#concurrent[@]})); then
 	mkfifo "$tmp/race"
 	inputs+=("$tmp/race")
 	{
-		go test -race -count=1 -json -timeout 25m -parallel 8 -skip "^${prefix}" ${GOTESTFLAGS:-} "${concurrent[@]}"
+		go test -race -count=1 -json -timeout 25m -parallel 8 -skip "$real_re" ${GOTESTFLAGS:-} "${concurrent[@]}"
 		echo $? >"$tmp/race.rc"
 	} >"$tmp/race" 2>&1 &
 fi
@@ -58,15 +79,21 @@ if [[ " ${TEST_PASSES:-race plain} " == *" plain "* ]]; then
 	mkfifo "$tmp/plain"
 	inputs+=("$tmp/plain")
 	{
-		rc=0
 		if ((${#real[@]})); then
-			go test -count=1 -json -timeout 25m -run "^${prefix}" ${GOTESTFLAGS:-} "${real[@]}" || rc=1
+			go test -count=1 -json -timeout 25m -run "$real_re" ${GOTESTFLAGS:-} "${real[@]}"
 		fi
-		if ((${#pure[@]})); then
-			go test -count=1 -json -timeout 25m ${GOTESTFLAGS:-} "${pure[@]}" || rc=1
-		fi
-		echo $rc >"$tmp/plain.rc"
+		echo $? >"$tmp/plain.rc"
 	} >"$tmp/plain" 2>&1 &
+	# The packages without concurrency: a stream of their own, beside the real model's.
+	# shellcheck disable=SC2086
+	if ((${#pure[@]})); then
+		mkfifo "$tmp/pure"
+		inputs+=("$tmp/pure")
+		{
+			go test -count=1 -json -timeout 25m ${GOTESTFLAGS:-} "${pure[@]}"
+			echo $? >"$tmp/pure.rc"
+		} >"$tmp/pure" 2>&1 &
+	fi
 fi
 ((${#inputs[@]})) || { echo "test.sh: TEST_PASSES=${TEST_PASSES:-} runs nothing" >&2; exit 2; }
 "$tmp/testsum" -start "$start" -no-skip "${inputs[@]}"

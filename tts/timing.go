@@ -11,27 +11,28 @@ import (
 )
 
 // Word is one spoken word of a Chunk: its text as the request wrote it ("$5" for "five
-// dollars") and where its speech lies in the chunk's PCM, samples [Start, End). Start is the
-// first sample of its first sound and End follows its last sound: the pause after a word, and
-// the punctuation that asks for it, are not the word.
+// dollars") and where its speech lies in the chunk's PCM, samples [Start, End). End follows its
+// last sound: the pause after a word, and the punctuation that asks for it, are not the word.
+// Start is where its sound begins: after silence (at the chunk's start, or after punctuation)
+// its first sound's; in running speech, where only a space parts it from the word before, the
+// end of that word, for the model speaks the space as the joint into the next word. So words
+// in running speech abut, and words never overlap.
 //
 // The times come from the model's own durations (Aligner): each id lasts a whole number of
 // frames, and the chunk's cuts (context, trimmed and padded silence) move them sample for
-// sample. The sound of a word begins SoundLead before its first id's frames. A synthesizer
-// that cannot say where its ids lie gets times spread over the chunk's audible speech in
-// proportion to its ids.
+// sample. The model's sound of every id runs SoundLead ahead of its frames, so every start
+// and end is that much earlier than its id's frames. A synthesizer that cannot say where its
+// ids lie gets times spread over the chunk's audible speech in proportion to its ids.
 type Word struct {
 	Text       string
 	Start, End int
 }
 
-// SoundLead is how much earlier than its first phoneme's duration frames the model's sound of
-// a word begins: its decoder starts the onset of a sound in the frames before it. At the first
-// word of a chunk, where silence precedes it, the audio rose above audio.SilenceFloorDB a
-// median 38 ms before the first phoneme's frames (16 chunks: 8 sentences of
-// testdata/listen/sentences.txt spoken whole by af_heart and am_michael; TestRealSoundLead
-// measures it). A word's start is moved this much earlier, never before the end of the word
-// before it.
+// SoundLead is how far the model's sound runs ahead of its duration frames: its decoder
+// starts each sound in the frames before the sound's own. Where silence precedes a word, the
+// audio rises above audio.SilenceFloorDB that long before its first phoneme's frames
+// (TestRealSoundLead measures it); every word's start and end is placed that much earlier
+// than its ids' frames.
 const SoundLead = 38 * time.Millisecond
 
 // idBounds are the samples of a chunk's PCM at which each of its own ids starts, and after
@@ -73,13 +74,16 @@ func spreadBounds(pcm []float32, n int) idBounds {
 
 // placeWords places chunk c's words in the PCM it was reframed into: bounds are its ids' in the
 // PCM before the reframe, from is where the reframe started (audio.Reframe), n the reframed
-// length; each word's sound starts lead samples before its first id. A word with no id of
-// speech (only punctuation) is not spoken and not listed.
+// length; every id's sound lies lead samples before its bounds. A word starts at its first
+// sound, or, when only spaces part it from the word before, where that word's last sound
+// ends; it ends where its last sound ends. The words are in order, never overlap and lie in
+// [0, n]. A word with no id of speech (only punctuation) is not spoken and not listed.
 func placeWords(c chunk.Chunk, bounds idBounds, from, n int, lead int) []Word {
 	if len(bounds) != len(c.IDs)+1 {
 		return nil
 	}
-	prevEnd := 0
+	at := func(k int) int { return min(max(bounds[k]-from-lead, 0), n) }
+	prevEnd, prevLast := 0, -1 // prevLast: the last sound of the word before, -1 for none
 	words := chunkWords(c)
 	out := make([]Word, 0, len(words))
 	for _, w := range words {
@@ -95,12 +99,26 @@ func placeWords(c chunk.Chunk, bounds idBounds, from, n int, lead int) []Word {
 		if first < 0 {
 			continue
 		}
-		start := min(max(bounds[first]-from-lead, prevEnd), n)
-		end := min(max(bounds[last+1]-from, start), n)
+		begin := first
+		if prevLast >= 0 && onlySpaces(c.IDs[prevLast+1:first]) {
+			begin = prevLast + 1
+		}
+		start := max(at(begin), prevEnd)
+		end := max(at(last+1), start)
 		out = append(out, Word{Text: w.Text, Start: start, End: end})
-		prevEnd = end
+		prevEnd, prevLast = end, last
 	}
 	return out
+}
+
+// onlySpaces reports whether ids are all spaces between words: no punctuation, so no pause.
+func onlySpaces(ids []int64) bool {
+	for _, id := range ids {
+		if id != phonemize.SpaceID {
+			return false
+		}
+	}
+	return true
 }
 
 // chunkWords are c's words; a chunk made without them (by a phonemizer that does not group

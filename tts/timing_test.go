@@ -96,14 +96,17 @@ func speak(t *testing.T, e *Engine, req Request) []Chunk {
 	return chunks
 }
 
-// A word's times are sample-exact in the audio sent, whatever was cut around it: its first
-// sample is SoundLead before its first sound's first, its last its last sound's last, the
-// punctuation's pause after it not included; the model's lead and tail silence trimmed, context
-// cut away, at any speed.
+// A word's times are sample-exact in the audio sent, whatever was cut around it, and
+// SoundLead earlier than the model's frames: it starts where its first sound does, or, after a
+// space only, where the word before ends, and ends where its last sound does; the
+// punctuation's pause after it is not included; the model's lead and tail silence trimmed,
+// context cut away, at any speed.
 func TestWordTimesAreSampleExact(t *testing.T) {
 	t.Parallel()
-	// The sounds each word is made of.
+	// The sounds each word is made of, and whether only a space parts it from the word before
+	// in its chunk ("two" follows a comma, "three" starts the second chunk).
 	sounds := map[string][]int64{"one,": {30, 31}, "two": {40, 41, 42}, "three": {50}, "four.": {60, 61}}
+	joined := map[string]bool{"four.": true}
 	lead := samples(SoundLead)
 	for _, c := range []struct {
 		name    string
@@ -127,27 +130,35 @@ func TestWordTimesAreSampleExact(t *testing.T) {
 					got = append(got, w.Text)
 					s := sounds[w.Text]
 					first, last := level(s[0]), level(s[len(s)-1])
-					if w.Start < 0 || w.End >= len(pcm) || w.End <= w.Start {
-						t.Fatalf("%q at [%d,%d) of %d samples", w.Text, w.Start, w.End, len(pcm))
+					if w.Start < prevEnd || w.End+lead >= len(pcm) || w.End <= w.Start {
+						t.Fatalf("%q at [%d,%d) after %d, of %d samples", w.Text, w.Start, w.End, prevEnd, len(pcm))
 					}
-					// It starts lead before its first sound's block, but not before the chunk
-					// or the word before it.
-					at := w.Start + slices.Index(pcm[w.Start:], first)
-					if at <= w.Start || pcm[at-1] == first || w.Start != max(at-lead, prevEnd) {
-						t.Errorf("%q starts at %d: want %d before the first sample of level %v at %d, not before %d", w.Text, w.Start, lead, first, at, prevEnd)
+					// Its first sound's block begins at: searched from the end of the word
+					// before, whose sound ends lead after its End.
+					at := prevEnd + slices.Index(pcm[prevEnd:], first)
+					if at <= prevEnd || pcm[at-1] == first {
+						t.Fatalf("%q: no block of level %v after %d", w.Text, first, prevEnd)
+					}
+					want := max(at-lead, prevEnd)
+					if joined[w.Text] {
+						want = prevEnd
+					}
+					if w.Start != want {
+						t.Errorf("%q starts at %d, want %d (its first sound at %d, the word before ends at %d)", w.Text, w.Start, want, at, prevEnd)
 					}
 					prevEnd = w.End
-					// (A context cut fades the last samples before it, so only silence tells.)
-					if pcm[w.End-1] == 0 || pcm[w.End] == last {
-						t.Errorf("%q ends at %d: sample %v before %v, want the last of level %v", w.Text, w.End, pcm[w.End-1], pcm[w.End], last)
+					// Its last sound's block ends lead after End. (A context cut fades the last
+					// samples before it, so only silence tells.)
+					if e := w.End + lead; pcm[e-1] == 0 || pcm[e] == last {
+						t.Errorf("%q ends at %d: sample %v before %v at %d, want the last of level %v", w.Text, w.End, pcm[e-1], pcm[e], e, last)
 					}
-					// Speed is in the model's durations: the word lasts its sounds' samples at it.
-					want := 0
+					// Speed is in the model's durations: the sounds last their samples at it.
+					n := 0
 					for _, id := range s {
-						want += int(float32(1000+10*int(id)) / float32(speed))
+						n += int(float32(1000+10*int(id)) / float32(speed))
 					}
-					if n := w.End - at; n != want {
-						t.Errorf("%q lasts %d samples, want %d", w.Text, n, want)
+					if d := w.End + lead - at; d != n {
+						t.Errorf("%q: its sounds last %d samples, want %d", w.Text, d, n)
 					}
 				}
 			}

@@ -27,6 +27,7 @@ const maxMedianMS, maxP95MS = 50, 120
 // sit on both sides of context cuts and joins, and each word's start is compared with the time
 // the engine gave it (`go test -run TestRealWordTimes -v ./tts/`).
 func TestRealWordTimes(t *testing.T) {
+	t.Parallel()
 	testenv.LookPath(t, "pocketsphinx_continuous")
 	rec, err := listen.Pocketsphinx()
 	if err != nil {

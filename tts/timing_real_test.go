@@ -19,6 +19,7 @@ import (
 // four listening sentences spoken whole by two voices (`go test -run TestRealSoundLead -v
 // ./tts/`) put the median within 15 ms of it.
 func TestRealSoundLead(t *testing.T) {
+	t.Parallel()
 	e, err := Load(context.Background(), LoadConfig{Assets: testenv.RealModel(t), Provider: "cpu", Slots: 1, Threads: 2}, nil)
 	if err != nil {
 		t.Fatal(err)

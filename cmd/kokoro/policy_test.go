@@ -134,6 +134,13 @@ func TestPolicyApplyDriftValidate(t *testing.T) {
 		t.Fatalf("validate --probe, no scale-out: %v\n%s", err, out)
 	}
 
+	// The stand-in may still be answering the last probe's requests: "AWS" acts on the next
+	// probe's load only, after that probe has read the fleet it starts from.
+	for end := time.Now().Add(time.Minute); inflight.Load() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the stand-in still holds %d requests a minute after the probe ended", inflight.Load())
+		}
+	}
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {

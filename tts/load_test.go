@@ -67,6 +67,7 @@ func children(t *testing.T, comm string) int {
 // everything it opened: the model and the espeak-ng helpers the phonemizer started for a word
 // no lexicon knows.
 func TestRealLoadStagesChunkRuleAndClose(t *testing.T) {
+	t.Parallel()
 	// espeak-ng is optional (the built-in fallback reads unknown words without it); where it
 	// is installed, Close must stop the helpers it runs. Named by its path, the binary runs as
 	// a helper process (found on PATH, its library is loaded in-process instead).

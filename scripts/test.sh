@@ -19,11 +19,19 @@
 #   TEST_START   unix time the run began (make test sets it before setup); default: now
 #   TEST_PASSES  "race plain" (default), or one of them
 #   GOTESTFLAGS  extra flags for every go test, e.g. -v
+#   TEST_EVENTS  a directory: each stream's go test -json events are also kept there, as
+#                STREAM.json (when each test ran, paused and ended: where the time went)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start=${TEST_START:-$(date +%s.%N)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+events=${TEST_EVENTS:-}
+[[ -z "$events" ]] || mkdir -p "$events" || exit 1
+# keep STREAM: copies the stream's events into $TEST_EVENTS/STREAM.json when that is set.
+keep() {
+	if [[ -n "$events" ]]; then tee "$events/$1.json"; else cat; fi
+}
 export KOKORO_REQUIRE_ASSETS=1
 
 go build -o "$tmp/testsum" ./internal/tools/testsum || exit 1
@@ -49,7 +57,7 @@ done
 
 # go test starts packages in the order it is given them, two at a time on two cores: the
 # longest ones go first, so that none of them starts last and alone.
-longest=(./tts ./cmd/kokoro ./phonemize ./server ./phonemize/ja ./bench ./emulate ./sagemaker ./planner)
+longest=(./tts ./cmd/kokoro ./phonemize ./server ./phonemize/ja ./bench ./emulate ./bench/transport ./sagemaker ./planner)
 first() { # first NAME: reorders the array NAME, the packages of $longest first in that order
 	local -n pkgs=$1
 	local out=() p q
@@ -72,7 +80,7 @@ if [[ " ${TEST_PASSES:-race plain} " == *" race "* ]] && ((${#concurrent[@]})); 
 	{
 		go test -race -count=1 -json -timeout 25m -parallel 8 -skip "$real_re" ${GOTESTFLAGS:-} "${concurrent[@]}"
 		echo $? >"$tmp/race.rc"
-	} >"$tmp/race" 2>&1 &
+	} 2>&1 | keep race >"$tmp/race" &
 fi
 # shellcheck disable=SC2086
 if [[ " ${TEST_PASSES:-race plain} " == *" plain "* ]]; then
@@ -83,7 +91,7 @@ if [[ " ${TEST_PASSES:-race plain} " == *" plain "* ]]; then
 			go test -count=1 -json -timeout 25m -run "$real_re" ${GOTESTFLAGS:-} "${real[@]}"
 		fi
 		echo $? >"$tmp/plain.rc"
-	} >"$tmp/plain" 2>&1 &
+	} 2>&1 | keep plain >"$tmp/plain" &
 	# The packages without concurrency: a stream of their own, beside the real model's.
 	# shellcheck disable=SC2086
 	if ((${#pure[@]})); then
@@ -92,7 +100,7 @@ if [[ " ${TEST_PASSES:-race plain} " == *" plain "* ]]; then
 		{
 			go test -count=1 -json -timeout 25m ${GOTESTFLAGS:-} "${pure[@]}"
 			echo $? >"$tmp/pure.rc"
-		} >"$tmp/pure" 2>&1 &
+		} 2>&1 | keep pure >"$tmp/pure" &
 	fi
 fi
 ((${#inputs[@]})) || { echo "test.sh: TEST_PASSES=${TEST_PASSES:-} runs nothing" >&2; exit 2; }

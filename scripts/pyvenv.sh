@@ -5,11 +5,17 @@
 #              on loopback), the official OpenAI SDK, websockets, boto3, soundfile
 #   .venv-sdk  scripts/requirements-sdk.txt: the official SageMaker bidirectional-stream SDK,
 #              which needs Python >= 3.12 (found as below)
-# Idempotent: a stamp holding the requirements' SHA-256 makes a second run return at once;
-# pip's own cache keeps a rebuild offline-fast.
+# or, given `pyvenv.sh LINK REQUIREMENTS [PYTHON]`, that one environment (other scripts' own,
+# such as scripts/model_reference.sh's .venv-reference); PYTHON defaults to python3.
+# Each environment is built once per requirements file and Python version, in
+# $KOKORO_CACHE/venv/, and the checkout's .venv and .venv-sdk are links to it: a second clone
+# or worktree reuses it at once. A stamp holding the requirements' SHA-256 marks a complete
+# build (a build that stopped half-way is redone); a lock keeps two clones from building the
+# same one at once.
 #
-#   KOKORO_VENV        where to create .venv (default: <repo>/.venv)
-#   KOKORO_SDK_VENV    where to create .venv-sdk (default: <repo>/.venv-sdk)
+#   KOKORO_VENV        where the .venv link goes (default: <repo>/.venv)
+#   KOKORO_SDK_VENV    where the .venv-sdk link goes (default: <repo>/.venv-sdk)
+#   KOKORO_CACHE       the cache (default: ~/.cache/kokoro, as scripts/setup.sh)
 #   KOKORO_SDK_PYTHON  the Python >= 3.12 for .venv-sdk (default: the first of python3.12,
 #                      python3.13, python3.14 on PATH that runs, else the oldest of pyenv's
 #                      installed versions that is 3.12 or later: the one the pins were made with)
@@ -19,19 +25,33 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 log() { printf 'pyvenv: %s\n' "$*" >&2; }
 
-# make_venv DIR REQUIREMENTS PYTHON
+cache=${KOKORO_CACHE:-$HOME/.cache/kokoro}/venv
+
+# make_venv LINK REQUIREMENTS PYTHON: LINK points at a complete environment built from
+# REQUIREMENTS with PYTHON.
 make_venv() {
-  local venv=$1 req=$2 py=$3 want
+  local link=$1 req=$2 py=$3 want version store
   want=$(sha256sum "$req" | cut -d' ' -f1)
-  if [ -f "$venv/.stamp" ] && [ "$(cat "$venv/.stamp")" = "$want" ] && [ -x "$venv/bin/python" ]; then
+  version=$("$py" -c 'import platform; print(platform.python_version())')
+  store="$cache/$(basename "$req" .txt)-py$version-${want:0:16}"
+  if [ -L "$link" ] && [ "$(readlink "$link")" = "$store" ] && [ -f "$store/.stamp" ] && [ "$(cat "$store/.stamp")" = "$want" ]; then
     return 0
   fi
-  log "creating $venv from ${req#"$root"/} with $("$py" --version)"
-  rm -rf "$venv"
-  "$py" -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$req"
-  echo "$want" > "$venv/.stamp"
-  log "ready: $venv ($("$venv/bin/python" --version))"
+  mkdir -p "$cache"
+  (
+    flock 9
+    if [ -f "$store/.stamp" ] && [ "$(cat "$store/.stamp")" = "$want" ] && [ -x "$store/bin/python" ]; then
+      exit 0
+    fi
+    log "creating $store from ${req#"$root"/} with Python $version"
+    rm -rf "$store"
+    "$py" -m venv "$store"
+    "$store/bin/python" -m pip install --quiet --disable-pip-version-check -r "$req"
+    echo "$want" > "$store/.stamp"
+  ) 9>"$store.lock"
+  rm -rf "$link"
+  ln -s "$store" "$link"
+  log "ready: $link -> $store"
 }
 
 # sdk_python prints a Python >= 3.12, or nothing.
@@ -52,6 +72,11 @@ sdk_python() {
 }
 
 command -v python3 >/dev/null || { log "error: python3 is needed for the test tools"; exit 1; }
+if (($#)); then
+  (($# >= 2)) || { log "usage: scripts/pyvenv.sh [LINK REQUIREMENTS [PYTHON]]"; exit 2; }
+  make_venv "$1" "$(realpath "$2")" "${3:-python3}"
+  exit 0
+fi
 make_venv "${KOKORO_VENV:-$root/.venv}" "$root/scripts/requirements-test.txt" python3
 
 py=$(sdk_python)

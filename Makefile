@@ -11,15 +11,16 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE ?= golang.org/x/tools/cmd/deadcode@v0.51.0
 export CGO_ENABLED := 1
 
-.PHONY: help setup venv build run test test-short image-test bench vet clean
+.PHONY: help setup venv build run test test-short curl-test image-test bench vet clean
 
 help:
 	@echo "make setup   fetch and verify runtime assets into ./assets (cached in ~/.cache/kokoro)"
-	@echo "make venv    create .venv and .venv-sdk with the Python peers the tests drive (moto, openai, websockets, boto3, soundfile; the SageMaker HTTP/2 SDK on Python 3.12+)"
+	@echo "make venv    link .venv and .venv-sdk to the Python peers the tests drive (moto, openai, websockets, boto3, soundfile; the SageMaker HTTP/2 SDK on Python 3.12+), built once in ~/.cache/kokoro/venv"
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
 	@echo "make vet     gofmt, go mod tidy -diff, go vet, staticcheck, deadcode, no package testing in the binary"
-	@echo "make test    setup + vet + every test once (the real model included; -race but for the real-model tests)"
+	@echo "make test    setup, venv, vet and curl-test side by side, then every Go test once (the real model included; -race but for the real-model tests)"
+	@echo "make curl-test  serve the real model and drive it with curl"
 	@echo "make image-test  build both container images with podman and start them (root)"
 	@echo "make bench   benchmarks: real-time factor, phonemizer speed, server TTFAB, planner"
 
@@ -45,11 +46,15 @@ vet:
 
 # The full suite: assets are required, so no real-model test can skip. The summary line at the
 # end counts from here, setup included.
+# setup, venv and vet need nothing of each other (curl-test needs setup): they run side by side,
+# each one's output held until it ends.
 test:
 	@start=$$(date +%s.%N) && \
-	$(MAKE) --no-print-directory setup venv vet && \
-	bash scripts/curl_test.sh && \
+	$(MAKE) --no-print-directory -j3 --output-sync=target setup venv vet curl-test && \
 	TEST_START=$$start bash scripts/test.sh
+
+curl-test: setup
+	@bash scripts/curl_test.sh
 
 # Unit tests only; tests that need assets skip with a message naming `make setup`.
 test-short:

@@ -46,6 +46,15 @@ type fakeSynth struct {
 	speed     float32 // of the last chunk
 }
 
+// holdAfter makes the model run n chunks and hold every later one until release is called,
+// so that a test's cancel or disconnect always finds the utterance midway. Call release before
+// the harness shuts down (defer it), or the drain waits for a held chunk.
+func holdAfter(n int64) (opt harnessOpt, release func()) {
+	hold := make(chan struct{})
+	var once sync.Once
+	return func(_ *Config, s *fakeSynth) { s.hold, s.holdAfter = hold, n }, func() { once.Do(func() { close(hold) }) }
+}
+
 // holdFrom makes every chunk after the next n wait for hold to be closed. The caller knows
 // that no chunk is being started meanwhile.
 func (f *fakeSynth) holdFrom(n int64, hold chan struct{}) {

@@ -146,9 +146,13 @@ func TestWebSocketSpeaksSeveralUtterancesFromTextAndBinaryFrames(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// The model speaks the first chunk of "long" and holds the rest until "long" has ended, so the
+// cancel always lands midway; after that, whatever of "long" was not withdrawn would run.
 func TestWebSocketCancelStopsOneUtteranceMidway(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 60*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	c := dialWS(t, h)
 	long := sentences(20, 10)
@@ -157,6 +161,8 @@ func TestWebSocketCancelStopsOneUtteranceMidway(t *testing.T) {
 	var tr transcript
 	read(t, c, &tr, func(tr *transcript) bool { return tr.pcm["long"] > 0 })
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "cancel", RequestID: "long"})
+	read(t, c, &tr, completed(1))
+	release()
 	read(t, c, &tr, completed(2))
 	m := tr.find(api.WSTypeSynthesisComplete, "long")
 	if m == nil || !m.Cancelled {
@@ -182,9 +188,13 @@ func TestWebSocketCancelStopsOneUtteranceMidway(t *testing.T) {
 	}
 }
 
+// The model speaks the first chunk of "a" and holds the rest, so the cancel finds "a" midway
+// and "b" waiting.
 func TestWebSocketCancelWithoutIDStopsEverything(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 60*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	c := dialWS(t, h)
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: sentences(10, 10), RequestID: "a"})
@@ -335,9 +345,13 @@ func TestWebSocketAnswersPings(t *testing.T) {
 	c.Close()
 }
 
+// The model speaks the first chunk of "gone" and holds the rest, so the client always leaves
+// midway; once the server is idle the model is let go, and nothing left may reach it.
 func TestWebSocketDisconnectMidUtteranceLeavesNothingRunning(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 50*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	c := dialWS(t, h)
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: sentences(20, 10), RequestID: "gone"})
@@ -347,6 +361,7 @@ func TestWebSocketDisconnectMidUtteranceLeavesNothingRunning(t *testing.T) {
 	c.Close()
 	eventually(t, waitLimit, "idle after disconnect", idle(h))
 	eventually(t, waitLimit, "session closed", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+	release()
 	calls := h.syn.calls.Load()
 	time.Sleep(200 * time.Millisecond)
 	if h.syn.calls.Load() != calls || calls >= 20 {

@@ -35,13 +35,32 @@ const samplesPerID = 240
 type fakeSynth struct {
 	slots int
 	delay time.Duration
-	hold  chan struct{} // when set, every chunk after the first holdAfter also waits for it to be closed
-	// holdAfter is how many chunks run before hold applies (0: every chunk waits).
-	holdAfter int64
+	// hold, when set, makes every chunk after the first holdAfter wait for it to be closed
+	// (or for its ctx to end) before its delay. Set them in a harness option, or with
+	// holdFrom while the server runs.
+	hold      chan struct{}
+	holdAfter int64 // how many chunks run before hold applies (0: every chunk waits)
 	calls     atomic.Int64
 	fail      atomic.Bool
 	mu        sync.Mutex
 	speed     float32 // of the last chunk
+}
+
+// holdAfter makes the model run n chunks and hold every later one until release is called,
+// so that a test's cancel or disconnect always finds the utterance midway. Call release before
+// the harness shuts down (defer it), or the drain waits for a held chunk.
+func holdAfter(n int64) (opt harnessOpt, release func()) {
+	hold := make(chan struct{})
+	var once sync.Once
+	return func(_ *Config, s *fakeSynth) { s.hold, s.holdAfter = hold, n }, func() { once.Do(func() { close(hold) }) }
+}
+
+// holdFrom makes every chunk after the next n wait for hold to be closed. The caller knows
+// that no chunk is being started meanwhile.
+func (f *fakeSynth) holdFrom(n int64, hold chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hold, f.holdAfter = hold, f.calls.Load()+n
 }
 
 func (f *fakeSynth) Slots() int { return f.slots }
@@ -50,10 +69,11 @@ func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []floa
 	call := f.calls.Add(1)
 	f.mu.Lock()
 	f.speed = speed
+	hold, after := f.hold, f.holdAfter
 	f.mu.Unlock()
-	if f.hold != nil && call > f.holdAfter {
+	if hold != nil && call > after {
 		select {
-		case <-f.hold:
+		case <-hold:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -126,12 +146,13 @@ func (fakePhonemizer) Chunks(text string, _ chunk.Options) ([]chunk.Chunk, error
 
 var testVoices = []string{"af_heart", "af_bella", "am_adam"}
 
-// harness is a server on a loopback port backed by the fakes.
+// harness is a server on a loopback port (or a pipeListener) backed by the fakes.
 type harness struct {
 	t     testing.TB
 	srv   *Server
 	syn   *fakeSynth
 	url   string
+	ln    net.Listener
 	reg   *prometheus.Registry
 	stop  context.CancelFunc
 	done  chan error
@@ -160,6 +181,16 @@ func maxTextChars(n int) harnessOpt {
 // and stops it, waiting for Serve to return, when the test ends.
 func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newHarnessOn(t, ln, opts...)
+}
+
+// newHarnessOn is newHarness serving on ln.
+func newHarnessOn(t testing.TB, ln net.Listener, opts ...harnessOpt) *harness {
+	t.Helper()
 	syn := &fakeSynth{slots: 2, delay: 20 * time.Millisecond}
 	h := &harness{t: t, syn: syn, reg: prometheus.NewRegistry(), done: make(chan error, 1), stage: &testenv.Buffer{}}
 	cfg := Config{
@@ -175,14 +206,11 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	}
 	srv, err := New(cfg)
 	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+		ln.Close()
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h.srv, h.url, h.stop = srv, "http://"+ln.Addr().String(), cancel
+	h.srv, h.url, h.ln, h.stop = srv, "http://"+ln.Addr().String(), ln, cancel
 	go func() { h.done <- srv.Serve(ctx, ln) }()
 	t.Cleanup(func() { h.shutdown() })
 	return h
@@ -228,3 +256,51 @@ func client(t testing.TB) *http.Client {
 func jsonBody(s string) io.Reader { return strings.NewReader(s) }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// pipeListener is a listener whose connections are in-memory pipes (net.Pipe), made by its
+// DialContext. A server on it runs entirely inside a testing/synctest bubble, where the fakes'
+// delays and the server's timers run on the bubble's clock.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+// DialContext connects to the listener; the network and address are ignored.
+func (l *pipeListener) DialContext(ctx context.Context, _, _ string) (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.done:
+	case <-ctx.Done():
+	}
+	client.Close()
+	server.Close()
+	return nil, net.ErrClosed
+}
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }

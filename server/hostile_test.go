@@ -248,10 +248,13 @@ func TestWebSocketInvalidUTF8Closes1007(t *testing.T) {
 }
 
 // Item 9: every admitted utterance gets synthesis_start and then one end, a cancelled one that
-// never left the queue too; a refused one gets only its error.
+// never left the queue too; a refused one gets only its error. The model speaks the first chunk
+// of "a" and holds the rest, so both cancels find "a" midway and "b" still queued.
 func TestWebSocketEveryAdmittedUtteranceStartsAndEnds(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 60*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	c := dialWS(t, h)
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: sentences(5, 10), RequestID: "a"})

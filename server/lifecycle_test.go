@@ -56,9 +56,13 @@ func idle(h *harness) func() bool {
 	}
 }
 
+// The model speaks the first chunk and holds the rest, so the client always leaves midway;
+// once the server is idle the model is let go, and nothing left may reach it.
 func TestClientDisconnectCancelsRemainingChunks(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 50*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	const n = 20
 	resp := post(t, client(t), h.url+api.RouteInvocations, fmt.Sprintf(`{"text":%q}`, sentences(n, 10)))
@@ -71,6 +75,7 @@ func TestClientDisconnectCancelsRemainingChunks(t *testing.T) {
 	}
 	resp.Body.Close() // mid-stream: the connection goes away with the body unread
 	eventually(t, waitLimit, "in-flight back to zero", idle(h))
+	release()
 	calls := h.syn.calls.Load()
 	time.Sleep(200 * time.Millisecond)
 	if later := h.syn.calls.Load(); later != calls || calls >= n {

@@ -123,11 +123,16 @@ func TestPythonOpenAISDKErrors(t *testing.T) {
 }
 
 // Item 7 through the SDK: new work while draining is a 503, and a request the drain budget
-// cuts is a 503 shutting_down, never a dropped connection.
+// cuts is a 503 shutting_down, never a dropped connection. The model holds the long request
+// until it is cut. The script's second request must arrive while the server drains, that is
+// within the budget less its cut grace (4 s): the budget is that ceiling, and this test's
+// length.
 func TestPythonOpenAISDKDrain(t *testing.T) {
 	t.Parallel()
+	hold := make(chan struct{})
+	defer close(hold)
 	h := newHarness(t, withAllVoices, func(c *Config, s *fakeSynth) {
-		c.DrainTimeout, s.slots, s.delay = 2*time.Second, 1, 100*time.Millisecond
+		c.DrainTimeout, s.slots, s.hold = 5*time.Second, 1, hold
 	})
 	h.waitReady()
 	done := make(chan error, 1)
@@ -142,12 +147,16 @@ func TestPythonOpenAISDKDrain(t *testing.T) {
 }
 
 // Items 5, 8, 9 and 10 through Python websockets: markdown in streamed text, a cancelled queued
-// utterance's start and end, emoji alone, a huge id, the normal close.
+// utterance's start and end, emoji alone, a huge id, the normal close. Once the markdown stream
+// has ended, the model speaks one more chunk and holds the rest until the test ends, so the
+// script's cancels find its utterance "a" speaking and "b" queued.
 func TestPythonWebSocketSession(t *testing.T) {
 	t.Parallel()
+	hold := make(chan struct{})
+	defer close(hold)
 	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 30*time.Millisecond })
 	h.waitReady()
-	runPython(t, h, "ws_client.py", "session", nil)
+	runPython(t, h, "ws_client.py", "session", func() { h.syn.holdFrom(1, hold) })
 }
 
 // Word timestamps through Python websockets: an audio message names the words of each binary

@@ -3,9 +3,9 @@ package server
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -17,7 +17,11 @@ import (
 func dialWS(t *testing.T, h *harness) *websocket.Conn {
 	t.Helper()
 	url := "ws" + strings.TrimPrefix(h.url, "http") + api.RouteBidiStream
-	conn, resp, err := websocket.DefaultDialer.Dial(url, nil)
+	d := *websocket.DefaultDialer
+	if pl, ok := h.ln.(*pipeListener); ok {
+		d.Proxy, d.NetDialContext = nil, pl.DialContext
+	}
+	conn, resp, err := d.Dial(url, nil)
 	if err != nil {
 		t.Fatalf("dial %s: %v (%v)", url, err, resp)
 	}
@@ -142,9 +146,13 @@ func TestWebSocketSpeaksSeveralUtterancesFromTextAndBinaryFrames(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// The model speaks the first chunk of "long" and holds the rest until "long" has ended, so the
+// cancel always lands midway; after that, whatever of "long" was not withdrawn would run.
 func TestWebSocketCancelStopsOneUtteranceMidway(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 60*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	c := dialWS(t, h)
 	long := sentences(20, 10)
@@ -153,6 +161,8 @@ func TestWebSocketCancelStopsOneUtteranceMidway(t *testing.T) {
 	var tr transcript
 	read(t, c, &tr, func(tr *transcript) bool { return tr.pcm["long"] > 0 })
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Type: "cancel", RequestID: "long"})
+	read(t, c, &tr, completed(1))
+	release()
 	read(t, c, &tr, completed(2))
 	m := tr.find(api.WSTypeSynthesisComplete, "long")
 	if m == nil || !m.Cancelled {
@@ -178,9 +188,13 @@ func TestWebSocketCancelStopsOneUtteranceMidway(t *testing.T) {
 	}
 }
 
+// The model speaks the first chunk of "a" and holds the rest, so the cancel finds "a" midway
+// and "b" waiting.
 func TestWebSocketCancelWithoutIDStopsEverything(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 60*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	c := dialWS(t, h)
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: sentences(10, 10), RequestID: "a"})
@@ -331,9 +345,13 @@ func TestWebSocketAnswersPings(t *testing.T) {
 	c.Close()
 }
 
+// The model speaks the first chunk of "gone" and holds the rest, so the client always leaves
+// midway; once the server is idle the model is let go, and nothing left may reach it.
 func TestWebSocketDisconnectMidUtteranceLeavesNothingRunning(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.delay = 1, 50*time.Millisecond })
+	held, release := holdAfter(1)
+	defer release()
+	h := newHarness(t, held, func(_ *Config, s *fakeSynth) { s.slots = 1 })
 	h.waitReady()
 	c := dialWS(t, h)
 	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: sentences(20, 10), RequestID: "gone"})
@@ -343,6 +361,7 @@ func TestWebSocketDisconnectMidUtteranceLeavesNothingRunning(t *testing.T) {
 	c.Close()
 	eventually(t, waitLimit, "idle after disconnect", idle(h))
 	eventually(t, waitLimit, "session closed", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+	release()
 	calls := h.syn.calls.Load()
 	time.Sleep(200 * time.Millisecond)
 	if h.syn.calls.Load() != calls || calls >= 20 {
@@ -382,30 +401,63 @@ func TestWebSocketSessionEndsOnShutdown(t *testing.T) {
 }
 
 // The idle timer counts silence in both directions: a client listening to a long utterance
-// keeps its session, a session with no traffic at all is closed.
+// keeps its session, a session with no traffic at all is closed, and so is one whose utterance
+// stalls in the model for longer than the timeout. The server runs in a synctest bubble, so
+// the model's 100 ms per chunk and the 300 ms timeout are exact, whatever the machine's speed.
 func TestWebSocketIdleTimeout(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(c *Config, s *fakeSynth) {
-		c.WSIdleTimeout, s.slots, s.delay = 300*time.Millisecond, 1, 100*time.Millisecond
+	const timeout, perChunk = 300 * time.Millisecond, 100 * time.Millisecond
+	synctest.Test(t, func(t *testing.T) {
+		hold := make(chan struct{})
+		defer close(hold)
+		h := newHarnessOn(t, newPipeListener(), func(c *Config, s *fakeSynth) {
+			c.WSIdleTimeout, s.slots, s.delay = timeout, 1, perChunk
+		})
+		h.waitReady()
+
+		// Ten chunks, a second in which the client says nothing: the audio frames keep the
+		// session open, and it closes one timeout after the last of them.
+		c := dialWS(t, h)
+		text := sentences(10, 10)
+		start := time.Now()
+		sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: text, RequestID: "long"})
+		var tr transcript
+		read(t, c, &tr, completed(1))
+		if m := tr.find(api.WSTypeSynthesisComplete, "long"); m == nil || m.Cancelled || tr.pcm["long"] != 2*wantSamples(text) {
+			t.Fatalf("long utterance to a listening client: %v, %d bytes", tr.msgs, tr.pcm["long"])
+		}
+		if d := time.Since(start); d != 10*perChunk {
+			t.Fatalf("utterance took %v, want %v", d, 10*perChunk)
+		}
+		last := time.Now()
+		_ = c.SetReadDeadline(time.Now().Add(waitLimit))
+		if _, _, err := c.ReadMessage(); err == nil {
+			t.Error("idle session: a message arrived, want the session closed")
+		} else if d := time.Since(last); d != timeout {
+			t.Errorf("idle session: closed %v after the last frame (%v), want %v", d, err, timeout)
+		}
+		eventually(t, waitLimit, "session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+
+		// An utterance whose model stalls after two chunks sends nothing more: the session
+		// closes one timeout after its last frame, mid-utterance.
+		h.syn.holdFrom(2, hold)
+		c = dialWS(t, h)
+		start = time.Now()
+		sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: text, RequestID: "stalled"})
+		tr = transcript{}
+		_ = c.SetReadDeadline(time.Now().Add(waitLimit))
+		for {
+			if _, _, err := c.ReadMessage(); err != nil {
+				break
+			}
+			tr.order = append(tr.order, time.Since(start).String())
+		}
+		if d := time.Since(start); d != 2*perChunk+timeout {
+			t.Errorf("stalled session: closed after %v (messages at %v), want %v", d, tr.order, 2*perChunk+timeout)
+		}
+		eventually(t, waitLimit, "stalled session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
+		eventually(t, waitLimit, "idle", idle(h))
 	})
-	h.waitReady()
-	c := dialWS(t, h)
-	text := sentences(10, 10) // about a second of synthesis, in which the client says nothing
-	sendJSON(t, c, websocket.TextMessage, api.WSClientMessage{Text: text, RequestID: "long"})
-	var tr transcript
-	read(t, c, &tr, completed(1))
-	if m := tr.find(api.WSTypeSynthesisComplete, "long"); m == nil || m.Cancelled || tr.pcm["long"] != 2*wantSamples(text) {
-		t.Fatalf("long utterance to a listening client: %v, %d bytes", tr.msgs, tr.pcm["long"])
-	}
-	// The server closes the idle session after 300 ms; our own deadline, far later, only
-	// catches a session that is never closed.
-	_ = c.SetReadDeadline(time.Now().Add(waitLimit))
-	if _, _, err := c.ReadMessage(); err == nil {
-		t.Error("idle session: a message arrived, want the session closed")
-	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
-		t.Errorf("idle session: still open after %v, want closed after about 300 ms", waitLimit)
-	}
-	eventually(t, waitLimit, "session gone", func() bool { return testutil.ToFloat64(h.srv.Metrics().WSSessions) == 0 })
 }
 
 // A closed-loop client at exactly MAX_QUEUE_DEPTH sends its next utterance the moment it reads

@@ -31,6 +31,7 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 		return aws.Credentials{AccessKeyID: "AKIDTEST", SecretAccessKey: "secret"}, nil
 	})}
 
+	sink := &watchedSink{MetricSink: smruntime.NewMetricPublisher(cfg, motoURL), want: 3, seen: make(chan struct{})}
 	release := make(chan struct{})
 	var held sync.WaitGroup
 	container := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -43,7 +44,7 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 	em, err := emulate.New(emulate.Config{
 		EndpointName: "ep", Region: "us-east-1",
 		Variants:     []emulate.Variant{{Name: "AllTraffic", Instances: []string{container.URL}}},
-		Metrics:      smruntime.NewMetricPublisher(cfg, motoURL),
+		Metrics:      sink,
 		MetricPeriod: 500 * time.Millisecond, SampleEvery: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil)),
 	})
@@ -66,7 +67,13 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 		calls.Go(func() { _, _ = client.Invoke(context.Background(), []byte(`{}`)) })
 	}
 	held.Wait()
-	time.Sleep(700 * time.Millisecond) // a whole period with three in flight
+	// The three stay in flight until the sampler has seen them and their period is in
+	// CloudWatch; the ceiling only catches a publisher that never puts it.
+	select {
+	case <-sink.seen:
+	case <-time.After(30 * time.Second):
+		t.Error("no period with three in flight was published within 30 s")
+	}
 	close(release)
 	calls.Wait()
 	if err := stop(); err != nil { // closing flushes the last period
@@ -96,6 +103,25 @@ func TestEmulatorPublishesConcurrencyToCloudWatch(t *testing.T) {
 	if len(out.Datapoints) == 0 || peak != 3 {
 		t.Errorf("ConcurrentRequestsPerModel datapoints %d, Maximum %v; want 3", len(out.Datapoints), peak)
 	}
+}
+
+// watchedSink passes each period's statistics on to MetricSink and closes seen once a put of
+// a period whose Maximum reached want has succeeded.
+type watchedSink struct {
+	emulate.MetricSink
+	want float64
+	once sync.Once
+	seen chan struct{}
+}
+
+func (s *watchedSink) PutConcurrency(ctx context.Context, stats []smruntime.ConcurrencyStat) error {
+	err := s.MetricSink.PutConcurrency(ctx, stats)
+	for _, st := range stats {
+		if err == nil && st.Max >= s.want {
+			s.once.Do(func() { close(s.seen) })
+		}
+	}
+	return err
 }
 
 // testWriter sends the emulator's log lines (a failed PutMetricData, say) to the test's log.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.uber.org/goleak"
@@ -90,43 +91,53 @@ func drain(ctx context.Context, e *Engine, text string) <-chan error {
 }
 
 // A new request's first chunk must not wait behind the tails of requests whose audio is
-// already buffered ahead of playback.
+// already buffered ahead of playback. It runs in virtual time (synctest): no time passes while
+// the test steps the slot, so every deadline is exactly where the scheduler puts it.
 func TestNewRequestFirstChunkJumpsLongTails(t *testing.T) {
-	syn := newGatedSynth(1)
-	e := New(Config{}, splitPhonemizer{}, syn, fakeVoices{})
-	defer e.Close()
-	ctx := context.Background()
-
-	a := drain(ctx, e, "a | aa | aaa")
-	if got := <-syn.started; got != "a1" {
-		t.Fatalf("first run %s", got)
-	}
-	c := drain(ctx, e, "c | cc | ccc")
-	waitDepth(t, e, 1) // c1 queued behind a1
-	syn.release <- struct{}{}
-	if got := <-syn.started; got != "c1" {
-		t.Fatalf("second run %s, want c1", got)
-	}
-	waitDepth(t, e, 1) // a2 queued, due when a1's second of audio has played
-	b := drain(ctx, e, "b")
-	waitDepth(t, e, 2)
-	syn.release <- struct{}{} // c1 done → c2 queued; slot picks by deadline
-	if got := <-syn.started; got != "b1" {
-		t.Fatalf("after c1 the slot ran %s; want b1 (due in 300 ms) before tails due in ~1 s", got)
-	}
-	for i := 0; i < 4; i++ {
-		syn.release <- struct{}{}
-		<-syn.started
-	}
-	syn.release <- struct{}{}
-	for _, ch := range []<-chan error{a, b, c} {
-		if err := <-ch; err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		syn := newGatedSynth(1)
+		e := New(Config{}, splitPhonemizer{}, syn, fakeVoices{})
+		defer e.Close()
+		ctx := context.Background()
+		depth := func(n int) {
+			t.Helper()
+			synctest.Wait()
+			if d := e.QueueDepth(); d != n {
+				t.Fatalf("queue depth %d, want %d", d, n)
+			}
 		}
-	}
-	if got := strings.Join(syn.order(), " "); !strings.HasPrefix(got, "a1 c1 b1") {
-		t.Fatalf("run order %s", got)
-	}
+
+		a := drain(ctx, e, "a | aa | aaa")
+		if got := <-syn.started; got != "a1" {
+			t.Fatalf("first run %s", got)
+		}
+		c := drain(ctx, e, "c | cc | ccc")
+		depth(1) // c1 queued behind a1
+		syn.release <- struct{}{}
+		if got := <-syn.started; got != "c1" {
+			t.Fatalf("second run %s, want c1", got)
+		}
+		depth(1) // a2 queued, due when a1's second of audio has played
+		b := drain(ctx, e, "b")
+		depth(2)
+		syn.release <- struct{}{} // c1 done → c2 queued; slot picks by deadline
+		if got := <-syn.started; got != "b1" {
+			t.Fatalf("after c1 the slot ran %s; want b1 (due in 300 ms) before tails due in ~1 s", got)
+		}
+		for i := 0; i < 4; i++ {
+			syn.release <- struct{}{}
+			<-syn.started
+		}
+		syn.release <- struct{}{}
+		for _, ch := range []<-chan error{a, b, c} {
+			if err := <-ch; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := strings.Join(syn.order(), " "); !strings.HasPrefix(got, "a1 c1 b1") {
+			t.Fatalf("run order %s", got)
+		}
+	})
 }
 
 func waitDepth(t *testing.T, e *Engine, n int) {

@@ -36,14 +36,24 @@ func TestRealModelAdaptiveShape(t *testing.T) {
 		return d
 	}
 	second := make(chan done, 1)
-	// Three chunks or more, so that the first request still has chunks to come when the
-	// second one's first chunk is given a slot: after its first phrase, over 400 ids, which
-	// the 200-id bound on later chunks cuts at least twice however fast this machine is.
+	secondFirst, secondDone := make(chan struct{}), make(chan struct{})
+	// Three chunks or more, so that the first request still has chunks to submit while it
+	// holds its first chunk: after its first phrase, over 400 ids, which the 200-id bound on
+	// later chunks cuts at least twice however fast this machine is. The first request's
+	// first emit waits until the second request has its first chunk, so that chunk is given a
+	// slot while the first request is speaking, however late the second one arrives.
 	a := speak("When the meeting ended, everyone went outside, into the warm afternoon sun, and talked for an hour "+
 		"about the plans for the coming year, the new office by the river, the budget, and the people they would hire. "+
 		"Then they walked back along the water, past the old mill and the station, and agreed to meet again "+
 		"on the first Monday of the month, with the numbers, the drawings and a list of questions for the board.", func() {
-		go func() { second <- speak("Thanks for calling, how can I help you today?", nil) }()
+		go func() {
+			defer close(secondDone)
+			second <- speak("Thanks for calling, how can I help you today?", func() { close(secondFirst) })
+		}()
+		select {
+		case <-secondFirst:
+		case <-secondDone: // it failed before its first chunk; the checks below say how
+		}
 	})
 	b := <-second
 	for name, d := range map[string]done{"first": a, "second": b} {

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
-// countingSynth is instantSynth counting the calls per slot.
+// countingSynth is instantSynth counting the calls per slot; each call takes took.
 type countingSynth struct {
 	instantSynth
+	took  time.Duration
 	mu    sync.Mutex
 	slots map[int]int
 }
@@ -19,6 +21,7 @@ func (s *countingSynth) Synthesize(ctx context.Context, slot int, ids []int64, s
 	s.mu.Lock()
 	s.slots[slot]++
 	s.mu.Unlock()
+	time.Sleep(s.took)
 	return s.instantSynth.Synthesize(ctx, slot, ids, style, speed)
 }
 
@@ -75,29 +78,29 @@ func TestBestPrefersThroughputThenFirstAudio(t *testing.T) {
 	}
 }
 
-// The model-only measurement keeps every slot it is given busy and counts the audio as the
-// engine hands it out, silence cut.
+// The model-only measurement keeps every slot it is given busy for the whole hold and counts
+// the audio as the engine hands it out, silence cut. It runs in virtual time (synctest): each
+// call takes 10 ms, so in a hold of 50 ms each slot makes exactly five calls back to back.
 func TestModelThroughputCountsListenedAudio(t *testing.T) {
-	syn := &countingSynth{instantSynth: instantSynth{}, slots: map[int]int{}}
-	e := New(Config{}, splitPhonemizer{}, syn, fakeVoices{})
-	defer e.Close()
-	got, err := e.ModelThroughput(context.Background(), []string{"a", "bb"}, "", []int{0, 1}, 50*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got <= 0 {
-		t.Fatalf("throughput %v", got)
-	}
-	syn.mu.Lock()
-	defer syn.mu.Unlock()
-	if syn.slots[0] == 0 || syn.slots[1] == 0 {
-		t.Errorf("slots used: %v, want both", syn.slots)
-	}
-	// Each call makes 100 ms of sound and the engine keeps JoinLead before and EndTail after
-	// it: the count must be of that, not of the calls.
-	per := (100*time.Millisecond + JoinLead + EndTail).Seconds()
-	calls := syn.slots[0] + syn.slots[1]
-	if want := per * float64(calls) / 0.05; got > 1.5*want {
-		t.Errorf("throughput %.1f audio s/s from %d calls in 50 ms; at most about %.1f", got, calls, want)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		syn := &countingSynth{instantSynth: instantSynth{}, took: 10 * time.Millisecond, slots: map[int]int{}}
+		e := New(Config{}, splitPhonemizer{}, syn, fakeVoices{})
+		defer e.Close()
+		got, err := e.ModelThroughput(context.Background(), []string{"a", "bb"}, "", []int{0, 1}, 50*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		syn.mu.Lock()
+		defer syn.mu.Unlock()
+		if syn.slots[0] != 5 || syn.slots[1] != 5 {
+			t.Errorf("calls per slot: %v, want 5 on each of slots 0 and 1", syn.slots)
+		}
+		// Each call makes 100 ms of sound and the engine keeps JoinLead before and EndTail after
+		// it: the count must be of that, not of the calls.
+		per := (100*time.Millisecond + JoinLead + EndTail).Seconds()
+		calls := syn.slots[0] + syn.slots[1]
+		if want := per * float64(calls) / 0.05; got < 0.9*want || got > 1.1*want {
+			t.Errorf("throughput %.2f audio s/s from %d calls in 50 ms; want about %.2f", got, calls, want)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -26,6 +27,10 @@ type standIn struct {
 	maxDepth int
 	// pieces of audio sent after the service time, each after its delay.
 	pieces []piece
+	// heard, when set, holds the pieces after the first until the client has the first: their
+	// delays start once a receive from heard succeeds (heardTransport sends on it). For one
+	// client at a time.
+	heard chan struct{}
 
 	slot     chan struct{}
 	inSystem atomic.Int64
@@ -87,7 +92,14 @@ func (s *standIn) serve(done <-chan struct{}) bool {
 }
 
 func (s *standIn) sendPieces(done <-chan struct{}, send func([]byte) error) bool {
-	for _, p := range s.pieces {
+	for i, p := range s.pieces {
+		if i == 1 && s.heard != nil {
+			select {
+			case <-s.heard:
+			case <-done:
+				return false
+			}
+		}
 		if p.delay > 0 {
 			select {
 			case <-time.After(p.delay):
@@ -205,6 +217,41 @@ func (s *standIn) start(t *testing.T) string {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() { srv.Close(); s.sessions.Wait() })
 	return srv.URL
+}
+
+// heardTransport tells a stand-in when its client has received the first audio of each
+// response: after the ladder's own callback has timed it, the client hands a token to
+// standIn.heard, so the stand-in's later delays are measured from the client's arrival time.
+type heardTransport struct {
+	bench.Transport
+	heard chan<- struct{}
+}
+
+func (h heardTransport) Dial(ctx context.Context) (bench.Conn, error) {
+	c, err := h.Transport.Dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return heardConn{c, h.heard}, nil
+}
+
+type heardConn struct {
+	bench.Conn
+	heard chan<- struct{}
+}
+
+func (h heardConn) Synthesize(ctx context.Context, req bench.Request, onAudio func(pcm []byte)) error {
+	first := true
+	return h.Conn.Synthesize(ctx, req, func(pcm []byte) {
+		onAudio(pcm)
+		if first {
+			first = false
+			select {
+			case h.heard <- struct{}{}:
+			case <-ctx.Done():
+			}
+		}
+	})
 }
 
 // transportFor builds the named transport from the registry against url and closes it when

@@ -296,7 +296,10 @@ func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 }
 
 // Ctrl-C during the scale-out, then Ctrl-C again while restoring: the run stops, the count
-// and the scaling are back, and no artifact is written.
+// and the scaling are back, and no artifact is written. The command reaches moto through a
+// gate that holds every call after the scale-out's until the second Ctrl-C has been handled:
+// the run never sees the new instance, and the restore cannot end (and the command cannot
+// drop its signal handler) before the second signal is in.
 func TestBenchTTotalInterrupted(t *testing.T) {
 	url := motoEnv(t)
 	before := productionEndpoint(t, url, "tts-tt", "1")
@@ -306,36 +309,40 @@ func TestBenchTTotalInterrupted(t *testing.T) {
 	standin := standIn(t, &delay, nil)
 	qmax := ttotalQmax(t, c, "tts-tt", "http")
 	out := t.TempDir()
+	g := gateMoto(t, url)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	raised := make(chan struct{})
 	var output testenv.Buffer
+	done := make(chan struct{})
 	go func() {
-		for ctx.Err() == nil {
-			if info, err := c.Status(ctx, "tts-tt"); err == nil && info.Variants[0].Desired == 2 {
-				close(raised)
-				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
-				// The second only once the first is handled: two signals sent before the
-				// process takes the first would arrive as one.
-				for deadline := time.Now().Add(20 * time.Second); !strings.Contains(output.String(), "interrupted:") && time.Now().Before(deadline); {
-					time.Sleep(time.Millisecond)
-				}
-				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
+		defer close(done)
+		defer g.Open()
+		// The first while the run waits for the new instance.
+		if !waitOutput(ctx, &output, "desired_set: ") {
+			return
+		}
+		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		// The second only once the first is handled: two signals sent before the process
+		// takes the first would arrive as one.
+		if !waitOutput(ctx, &output, "interrupted:") {
+			t.Error("the first interrupt was not handled")
+			return
+		}
+		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		if !waitOutput(ctx, &output, "still restoring") {
+			t.Error("the second interrupt was not handled")
 		}
 	}()
-	// No new instance ever comes: only the interrupt ends the wait.
-	args := append(ttotalArgs(url, qmax, standin, out), "--max-wait", "5m")
+	args := append(ttotalArgs(g.URL, qmax, standin, out), "--max-wait", "5m")
 	text, err := runRootTo(t, &output, args...)
+	cancel()
+	<-done
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 130 {
 		t.Fatalf("interrupted ttotal: %v\n%s", err, text)
 	}
 	select {
-	case <-raised:
+	case <-g.raised:
 	default:
 		t.Fatal("the run ended before the scale-out began")
 	}

@@ -37,7 +37,10 @@ func (wallClock) Now() time.Time { return time.Now() }
 
 // A real probe over HTTP across a scale-out that relieves the server: a second a request before
 // the new instance, at once after; the run finds traffic_recovered (p95 within 600 ms over a
-// second, which a busy machine would have to slow every request by half a second to hide).
+// second, which a busy machine would have to slow every request by half a second to hide). The
+// new instance comes into service only once the probe has a completed request, and the server
+// speeds up only once the run has seen it in service, so every request before in_service is
+// one answered in a second.
 func TestRunWithProbe(t *testing.T) {
 	t.Parallel()
 	var delay atomic.Int64
@@ -48,8 +51,9 @@ func TestRunWithProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	cloud := &fakeCloud{clk: wallClock{}, current: 1, upAfter: 300 * time.Millisecond, logAfter: 200 * time.Millisecond}
 	probe := &Probe{Transport: tr, Concurrency: 4}
+	cloud := &fakeCloud{clk: wallClock{}, current: 1, upAfter: 300 * time.Millisecond, logAfter: 200 * time.Millisecond,
+		ready: func() bool { return len(probe.Samples()) > 0 }}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := Run(ctx, cloud, Config{

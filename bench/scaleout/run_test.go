@@ -37,10 +37,12 @@ type fakeCloud struct {
 	markers        []string
 	set            []int
 	failSetDesired error
+	// ready, when set, also holds the new instance back until it returns true.
+	ready func() bool
 }
 
 func (f *fakeCloud) Counts(context.Context) (int, int, string, error) {
-	if !f.setAt.IsZero() && !f.clk.Now().Before(f.setAt.Add(f.upAfter)) {
+	if !f.setAt.IsZero() && !f.clk.Now().Before(f.setAt.Add(f.upAfter)) && (f.ready == nil || f.ready()) {
 		return f.current + 1, f.current + 1, "InService", nil
 	}
 	if !f.setAt.IsZero() {

@@ -3,10 +3,16 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -46,22 +52,95 @@ func ttotalQmax(t *testing.T, c *sagemaker.Control, endpoint, tr string) string 
 	return path
 }
 
-// newInstance plays SageMaker bringing up the second instance: once the desired count rises,
-// the new instance's log stream appears with its container's stage markers, and the stand-in
-// serves fast (the load is now split over two instances).
-func newInstance(t *testing.T, ctx context.Context, c *sagemaker.Control, endpoint string, delay *atomic.Int64, raised chan<- struct{}) {
-	for ctx.Err() == nil {
-		info, err := c.Status(ctx, endpoint)
-		if err == nil && info.Variants[0].Desired == 2 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+// motoGate is moto behind a proxy, for the command under test: once a call has raised the
+// desired count (UpdateEndpointWeightsAndCapacities answered), every later call waits until
+// the test opens the gate. moto counts the new instance in service at once; the gate lets the
+// test choose when the command can see it. The test's own view of moto goes around the gate.
+type motoGate struct {
+	URL    string
+	raised chan struct{} // closed once the desired count is raised, before the command hears so
+	opened chan struct{}
+	open   sync.Once
+}
+
+func gateMoto(t *testing.T, moto string) *motoGate {
+	t.Helper()
+	u, err := url.Parse(moto)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if ctx.Err() != nil {
+	g := &motoGate{raised: make(chan struct{}), opened: make(chan struct{})}
+	var raise sync.Once
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.Header.Get("X-Amz-Target") == "SageMaker.UpdateEndpointWeightsAndCapacities" && resp.StatusCode == http.StatusOK {
+			raise.Do(func() { close(g.raised) })
+		}
+		return nil
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-g.raised:
+			select {
+			case <-g.opened:
+			case <-r.Context().Done():
+				return
+			}
+		default:
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(g.Open) // runs first: nothing is left waiting when the proxy closes
+	g.URL = srv.URL
+	return g
+}
+
+// Open lets every call through from now on.
+func (g *motoGate) Open() { g.open.Do(func() { close(g.opened) }) }
+
+// countingStandIn is standIn whose asked closes once more than n requests have reached
+// /invocations: with a probe of n workers, each keeping one request outstanding, the one
+// past n is a worker asking again, so that worker's earlier request has come back.
+func countingStandIn(t *testing.T, delay *atomic.Int64, n int64) (addr string, asked <-chan struct{}) {
+	t.Helper()
+	ch := make(chan struct{})
+	var count atomic.Int64
+	var once sync.Once
+	h := standInHandler(delay, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/invocations" && count.Add(1) > n {
+			once.Do(func() { close(ch) })
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, ch
+}
+
+// waitOutput waits until out contains s; false when ctx ends first or two minutes pass, a
+// ceiling that only catches a hang.
+func waitOutput(ctx context.Context, out *testenv.Buffer, s string) bool {
+	for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(out.String(), s); time.Sleep(time.Millisecond) {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// newInstance plays SageMaker bringing up the second instance behind the gate: once the
+// desired count rises, the new instance's log stream appears with its container's stage
+// markers; once the probe has had an answer (asked), the gate opens and the command sees the
+// instance in service; once it has printed in_service, the stand-in serves fast (the load is
+// now split over two instances). So every probe request that came back before in_service was
+// served slow, and at least one did.
+func newInstance(t *testing.T, ctx context.Context, c *sagemaker.Control, g *motoGate, endpoint string, delay *atomic.Int64, asked <-chan struct{}, output *testenv.Buffer) {
+	select {
+	case <-g.raised:
+	case <-ctx.Done():
 		return
 	}
-	close(raised)
-	delay.Store(int64(time.Millisecond))
 	logs := c.Logs.(*cloudwatchlogs.Client)
 	group, stream := sagemaker.LogGroup(endpoint), "AllTraffic/i-0new"
 	_, _ = logs.CreateLogGroup(ctx, &cloudwatchlogs.CreateLogGroupInput{LogGroupName: aws.String(group)})
@@ -77,8 +156,21 @@ func newInstance(t *testing.T, ctx context.Context, c *sagemaker.Control, endpoi
 	}
 	if _, err := logs.PutLogEvents(ctx, &cloudwatchlogs.PutLogEventsInput{LogGroupName: aws.String(group), LogStreamName: aws.String(stream), LogEvents: ev}); err != nil {
 		t.Error(err)
+		return
+	}
+	select {
+	case <-asked:
+	case <-ctx.Done():
+		return
+	}
+	g.Open()
+	if waitOutput(ctx, output, "in_service: ") {
+		delay.Store(int64(time.Millisecond))
 	}
 }
+
+// ttotalProbe is the probe concurrency of the scale-out tests.
+const ttotalProbe = 4
 
 // ttotalArgs runs the scale-out timer with a probe of 4 against a stand-in that answers in 1 s
 // before the new instance and at once after it. Recovery is a p95 within 600 ms over a 1 s
@@ -86,7 +178,7 @@ func newInstance(t *testing.T, ctx context.Context, c *sagemaker.Control, endpoi
 // machine would have to add over half a second to each request after to hide the recovery.
 func ttotalArgs(url, qmax, standin, out string) []string {
 	return append([]string{"bench", "ttotal", "--endpoint-name", "tts-tt", "--qmax", qmax, "--url", standin,
-		"--probe-concurrency", "4", "--recovered-ms", "600", "--lead", "1s", "--poll", "50ms",
+		"--probe-concurrency", fmt.Sprint(ttotalProbe), "--recovered-ms", "600", "--lead", "1s", "--poll", "50ms",
 		"--recover-window", "1s", "--hold", "20s", "--log-wait", "10s", "--out", out}, cloudArgs(url)...)
 }
 
@@ -96,7 +188,7 @@ func TestBenchTTotal(t *testing.T) {
 	c := testControl(t, url)
 	var delay atomic.Int64
 	delay.Store(int64(time.Second))
-	standin := standIn(t, &delay, nil)
+	standin, asked := countingStandIn(t, &delay, ttotalProbe)
 	qmax := ttotalQmax(t, c, "tts-tt", "http")
 	out := t.TempDir()
 
@@ -119,7 +211,8 @@ func TestBenchTTotal(t *testing.T) {
 		t.Fatalf("dry run: %v\n%s", err, dry)
 	}
 
-	a, text := scaleOut(t, url, c, &delay, ttotalArgs(url, qmax, standin, out), out)
+	g := gateMoto(t, url)
+	a, text := scaleOut(t, c, g, &delay, asked, ttotalArgs(g.URL, qmax, standin, out), out)
 	for _, s := range []string{artifact.StageLoadApplied, artifact.StageDesiredSet, artifact.StageInstanceLogging, artifact.StageContainerStarted,
 		artifact.StageFrameworkInit, artifact.StageReady, artifact.StageInService, artifact.StageTrafficRecovered} {
 		if _, ok := a.Stage(s); !ok {
@@ -144,15 +237,20 @@ func TestBenchTTotal(t *testing.T) {
 	}
 }
 
-// scaleOut runs `kokoro bench ttotal` with args while newInstance plays SageMaker, and reads
-// the artifact it wrote into out.
-func scaleOut(t *testing.T, url string, c *sagemaker.Control, delay *atomic.Int64, args []string, out string) (*artifact.TTotal, string) {
+// scaleOut runs `kokoro bench ttotal` with args (pointed at g) while newInstance plays
+// SageMaker, and reads the artifact it wrote into out.
+func scaleOut(t *testing.T, c *sagemaker.Control, g *motoGate, delay *atomic.Int64, asked <-chan struct{}, args []string, out string) (*artifact.TTotal, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	raised := make(chan struct{})
-	go newInstance(t, ctx, c, "tts-tt", delay, raised)
-	text, err := runRoot(t, args...)
+	var output testenv.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		newInstance(t, ctx, c, g, "tts-tt", delay, asked, &output)
+	}()
+	text, err := runRootTo(t, &output, args...)
+	cancel()
+	<-done
 	if err != nil {
 		t.Fatalf("ttotal: %v\n%s", err, text)
 	}
@@ -176,15 +274,16 @@ func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 	c := testControl(t, url)
 	var delay atomic.Int64
 	delay.Store(int64(time.Second))
-	standin := standIn(t, &delay, nil)
+	standin, asked := countingStandIn(t, &delay, ttotalProbe)
 	emu := emulatetest.Start(t, emulate.Config{EndpointName: "tts-tt", Region: cloudRegion,
 		Variants: []emulate.Variant{{Name: sagemaker.DefaultVariant, Instances: []string{standin}}}})
 	qmax := ttotalQmax(t, c, "tts-tt", artifact.TransportSageMakerStream)
 	out := t.TempDir()
+	g := gateMoto(t, url)
 	args := append([]string{"bench", "ttotal", "--endpoint-name", "tts-tt", "--qmax", qmax, "--runtime-endpoint-url", emu,
-		"--probe-concurrency", "4", "--recovered-ms", "600", "--lead", "1s", "--poll", "50ms",
-		"--recover-window", "1s", "--hold", "20s", "--log-wait", "10s", "--out", out}, cloudArgs(url)...)
-	a, text := scaleOut(t, url, c, &delay, args, out)
+		"--probe-concurrency", fmt.Sprint(ttotalProbe), "--recovered-ms", "600", "--lead", "1s", "--poll", "50ms",
+		"--recover-window", "1s", "--hold", "20s", "--log-wait", "10s", "--out", out}, cloudArgs(g.URL)...)
+	a, text := scaleOut(t, c, g, &delay, asked, args, out)
 	if _, ok := a.Stage(artifact.StageTrafficRecovered); !ok || a.Pairs == nil || a.Pairs.Transport != artifact.TransportSageMakerStream {
 		t.Fatalf("artifact: stages %+v, pairs %+v\n%s", a.Stages, a.Pairs, text)
 	}
@@ -197,7 +296,10 @@ func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 }
 
 // Ctrl-C during the scale-out, then Ctrl-C again while restoring: the run stops, the count
-// and the scaling are back, and no artifact is written.
+// and the scaling are back, and no artifact is written. The command reaches moto through a
+// gate that holds every call after the scale-out's until the second Ctrl-C has been handled:
+// the run never sees the new instance, and the restore cannot end (and the command cannot
+// drop its signal handler) before the second signal is in.
 func TestBenchTTotalInterrupted(t *testing.T) {
 	url := motoEnv(t)
 	before := productionEndpoint(t, url, "tts-tt", "1")
@@ -207,36 +309,40 @@ func TestBenchTTotalInterrupted(t *testing.T) {
 	standin := standIn(t, &delay, nil)
 	qmax := ttotalQmax(t, c, "tts-tt", "http")
 	out := t.TempDir()
+	g := gateMoto(t, url)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	raised := make(chan struct{})
 	var output testenv.Buffer
+	done := make(chan struct{})
 	go func() {
-		for ctx.Err() == nil {
-			if info, err := c.Status(ctx, "tts-tt"); err == nil && info.Variants[0].Desired == 2 {
-				close(raised)
-				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
-				// The second only once the first is handled: two signals sent before the
-				// process takes the first would arrive as one.
-				for deadline := time.Now().Add(20 * time.Second); !strings.Contains(output.String(), "interrupted:") && time.Now().Before(deadline); {
-					time.Sleep(time.Millisecond)
-				}
-				_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
+		defer close(done)
+		defer g.Open()
+		// The first while the run waits for the new instance.
+		if !waitOutput(ctx, &output, "desired_set: ") {
+			return
+		}
+		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		// The second only once the first is handled: two signals sent before the process
+		// takes the first would arrive as one.
+		if !waitOutput(ctx, &output, "interrupted:") {
+			t.Error("the first interrupt was not handled")
+			return
+		}
+		_ = syscall.Kill(os.Getpid(), syscall.SIGINT)
+		if !waitOutput(ctx, &output, "still restoring") {
+			t.Error("the second interrupt was not handled")
 		}
 	}()
-	// No new instance ever comes: only the interrupt ends the wait.
-	args := append(ttotalArgs(url, qmax, standin, out), "--max-wait", "5m")
+	args := append(ttotalArgs(g.URL, qmax, standin, out), "--max-wait", "5m")
 	text, err := runRootTo(t, &output, args...)
+	cancel()
+	<-done
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 130 {
 		t.Fatalf("interrupted ttotal: %v\n%s", err, text)
 	}
 	select {
-	case <-raised:
+	case <-g.raised:
 	default:
 		t.Fatal("the run ended before the scale-out began")
 	}

@@ -44,10 +44,9 @@ vet:
 	@dead="$$($(GO) run $(DEADCODE) -test ./...)" || exit 1; test -z "$$dead" || { echo "$$dead"; echo "dead code: nothing reaches these"; exit 1; }
 	@! $(GO) list -deps ./cmd/kokoro | grep -qx testing || { echo "package testing is linked into bin/kokoro: a non-test file imports it"; exit 1; }
 
-# The full suite: assets are required, so no real-model test can skip. The summary line at the
-# end counts from here, setup included.
-# setup, venv and vet need nothing of each other (curl-test needs setup): they run side by side,
-# each one's output held until it ends.
+# The full suite: assets are required, so no real-model test can skip. setup, venv and vet need
+# nothing of each other (curl-test needs setup): they run side by side, each one's output held
+# until it ends, before the Go tests. The summary line at the end counts from the start.
 test:
 	@start=$$(date +%s.%N) && \
 	$(MAKE) --no-print-directory -j3 --output-sync=target setup venv vet curl-test && \

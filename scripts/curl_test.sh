@@ -140,8 +140,9 @@ pass "/metrics: $ok ok invocations"
 # SIGTERM with a request in flight (the three sentences above, streamed: seconds of work on a
 # CPU): it completes whole and the process exits 0 within 30 s. Whole: the server logs it ok,
 # and the client has every sample of the audio the log says it made (where its chunks are cut
-# follows the load, so its length is not compared with the first request's). The signal goes once /metrics counts the request in flight, however long it takes to
-# arrive; one that ends before it is seen there is sent again.
+# follows the load, so its length is not compared with the first request's). The signal goes
+# once /metrics counts the request in flight, however long it takes to arrive; one that ends
+# before it is seen there is sent again.
 seen=
 for _ in 1 2 3 4 5; do
 	curl -sN --max-time 180 -o "$work/drain.wav" -w '%{http_code}' -d "${three/\"curl-1\"/\"curl-drain\"}" "$url/invocations" >"$work/drain.code" &

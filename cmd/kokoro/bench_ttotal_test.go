@@ -25,6 +25,7 @@ import (
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
+	"github.com/kokoro-sm/kokoro/internal/ctxtime"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/sagemaker"
 	"github.com/kokoro-sm/kokoro/server"
@@ -121,12 +122,9 @@ func countingStandIn(t *testing.T, delay *atomic.Int64, n int64) (addr string, a
 // waitOutput waits until out contains s; false when ctx ends first or two minutes pass, a
 // ceiling that only catches a hang.
 func waitOutput(ctx context.Context, out *testenv.Buffer, s string) bool {
-	for deadline := time.Now().Add(2 * time.Minute); !strings.Contains(out.String(), s); time.Sleep(time.Millisecond) {
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			return false
-		}
-	}
-	return true
+	return ctxtime.PollUntil(ctx, time.Millisecond, time.Now().Add(2*time.Minute), func() (bool, error) {
+		return strings.Contains(out.String(), s), nil
+	}) == nil
 }
 
 // newInstance plays SageMaker bringing up the second instance behind the gate: once the

@@ -64,7 +64,7 @@ image-test:
 	bash scripts/image_test.sh
 
 bench: setup
-	KOKORO_REQUIRE_ASSETS=1 $(GO) test -run '^$$' -bench . -benchtime 5x ./model/ ./phonemize/ ./server/ ./planner/
+	KOKORO_REQUIRE_ASSETS=1 $(GO) test -run '^$$' -bench . -benchtime 5x ./model/ ./phonemize/en/ ./phonemize/espeak/ ./server/ ./planner/
 
 clean:
 	rm -rf bin

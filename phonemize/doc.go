@@ -1,41 +1,21 @@
-// Package phonemize turns text into the phoneme strings and token ids that Kokoro-82M
-// was trained on. Its reference is misaki 0.9.4 (the G2P Kokoro's own pipeline uses), and the
-// pipeline follows misaki's steps so that the output matches it symbol for symbol:
+// Package phonemize turns text into the phoneme strings and token ids that Kokoro-82M was
+// trained on, in each language Kokoro speaks, read as the reference pipeline reads it
+// (docs/languages.md). It picks a reader per language:
 //
-//   - normalize: numeric ranges, phone numbers and units after numbers are rewritten as
-//     spoken (the only place the output deliberately differs from misaki, which reads them
-//     poorly); everything else is read the reference's way;
-//   - inline overrides in Markdown link syntax: [Kokoro](/kˈOkəɹO/), [word](-1), [12](#a#);
-//   - tokenize with the reference tokenizer's rules (prefixes, suffixes, infixes and its table
-//     of special cases, tokexceptions.go), then tag with an averaged-perceptron tagger trained
-//     to imitate the reference's spaCy tagger on real English (tagger.go, internal/postag):
-//     the tags decide the part-of-speech dependent entries (read, live, close …), the function
-//     words with context rules (a, am, by, in, that, the, to, used) and which words in
-//     capitals are spelled; punctuation is tagged by its shape;
-//   - look each word up in the gold then silver lexicon with case fallbacks, possessives,
-//     -s/-ed/-ing morphology (with the American flap), acronyms spelled letter by letter, and
-//     numbers, money, years, ordinals and decimals read by the reference's rules; words
-//     written together (well-known, 3:30) are resolved as the reference resolves them;
-//   - words no lexicon knows go to espeak-ng, through its shared library loaded in-process and
-//     called as the reference calls it (espeaklib.go, the package's only cgo; where the library
-//     does not load, one long-lived espeak-ng process per dialect, each text asked so that it
-//     answers as the library does), results cached and mapped to Kokoro's symbols; or, without
-//     espeak-ng, to the built-in fallback, which imitates espeak-ng: the CMU Pronouncing
-//     Dictionary as a third lexicon tier (ARPAbet mapped to Kokoro's symbols, British without
-//     American r-colouring), a known stem with a suffix, compounds, spelling of vowelless
-//     words, then letter-to-sound rules; no word is dropped;
-//   - finally ɾ becomes T and ʔ becomes t (Kokoro v1.0), and any symbol outside the
-//     vocabulary is removed.
+//   - American and British English: package en, which follows misaki 0.9.4 step by step, with
+//     espeak-ng for the words no lexicon knows;
+//   - Spanish, French, Hindi, Italian and Brazilian Portuguese: espeak-ng through the
+//     phonemizer package's steps (package espeak);
+//   - Mandarin: package zh; Japanese: package ja.
 //
-// The other languages Kokoro speaks are read as the reference pipeline reads them
-// (docs/languages.md): Spanish, French, Hindi, Italian and Brazilian Portuguese by espeak-ng
-// through the phonemizer package's steps (espeaklang.go), Mandarin by package zh and Japanese
-// by package ja. ResolveLang picks a request's language from its lang or its voice's prefix.
+// ResolveLang picks a request's language from its lang or its voice's prefix (langs.go), and
+// readerFor the reader of that language (langread.go).
 //
 // Pieces reads a text into its words with their phonemes and the strength of the boundary
 // after each: a sentence end (each language's: langpunct.go), clause punctuation, a comma,
 // and between English words, a phrase boundary or a cut inside a phrase, from the words' tags.
-// Package chunk cuts them into model-sized chunks.
+// Package chunk cuts them into model-sized chunks. CutSentences decides when enough of a
+// streamed text has come to start speaking.
 //
 // A Phonemizer is safe for concurrent use. Close stops its espeak-ng helper processes, if any.
 package phonemize

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 )
 
 var (
@@ -28,54 +28,11 @@ func offlinePhonemizer(t testing.TB) *Phonemizer {
 	return offP
 }
 
-var fuzzSeeds = []string{
-	"Hello, world.", "Dr. Smith paid $5.50 for 3 apples in 1984.", "[Kokoro](/kˈOkəɹO/) is fast.",
-	"3:30pm — 5-10% of 1,000,000!", "e-mail me@x.io or see https://a.b/c?d=e", "I read; you read.",
-	"ÀÉÎõü çà et là", "東京 and Zürich", "'''\"\"\"...", "[x](-2) [y](#&#) [z](/)", "-5 -.5 .5 5.",
-	"A.B.C. U.S.A. vs. e.g.", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "\u0000\uFFFD\u200B",
-	"$$$ £1.999 €0.01 $0.00", "1st 2nd 3rd 4th 11th 21st 101st", "O'Neil's rock'n'roll McDonald's iPhone",
-}
-
-// FuzzPhonemize checks, for arbitrary text, that phonemizing never panics, emits only
-// vocabulary symbols, and gives every word with a Latin letter or a digit some phonemes.
-func FuzzPhonemize(f *testing.F) {
-	for _, s := range fuzzSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		if !utf8.ValidString(text) {
-			return
-		}
-		p := offlinePhonemizer(t)
-		ps, err := p.Phonemize(text, "en-us")
-		if strings.TrimSpace(text) == "" {
-			if err == nil {
-				t.Fatalf("no error for blank text %q", text)
-			}
-			return
-		}
-		if err != nil {
-			t.Fatalf("Phonemize(%q): %v", text, err)
-		}
-		for _, r := range ps {
-			if _, ok := vocab[r]; !ok && r != '[' {
-				t.Fatalf("Phonemize(%q) = %q has %q outside the vocabulary", text, ps, r)
-			}
-		}
-		_, toks := p.gb.convert(text)
-		for _, tk := range toks {
-			if speakable(tk.text) && !tk.override && strings.TrimSpace(tk.ps) == "" {
-				t.Fatalf("word %q of %q lost (phonemes %q)", tk.text, text, ps)
-			}
-		}
-	})
-}
-
 // FuzzPieces checks that reading text into pieces never panics, fails only for text with
 // nothing to read (ErrEmptyText), and that the pieces carry the whole reading's ids, each piece
 // its own.
 func FuzzPieces(f *testing.F) {
-	for _, s := range fuzzSeeds {
+	for _, s := range corpus.FuzzSeeds() {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -102,15 +59,4 @@ func FuzzPieces(f *testing.F) {
 			t.Fatalf("the last piece of %q ends on %d, want a paragraph's end", text, pieces[len(pieces)-1].Cut)
 		}
 	})
-}
-
-// speakable reports whether a token has something the built-in fallback can always read:
-// a Latin letter (accents folded) or a digit.
-func speakable(s string) bool {
-	for _, r := range foldAccents(s) {
-		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return true
-		}
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize/espeak"
 	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 	"github.com/kokoro-sm/kokoro/phonemize/ja"
 	"github.com/kokoro-sm/kokoro/phonemize/zh"
@@ -20,13 +21,17 @@ import (
 // (KOKORO_REQUIRE_ASSETS=1) when the library does not load and skips elsewhere.
 func langPhonemizer(t testing.TB) *Phonemizer {
 	t.Helper()
-	if err := openEspeakLib(); err != nil {
+	in, err := espeak.Locate("")
+	if err == nil && !in.Library {
+		err = errors.New("not loaded")
+	}
+	if err != nil {
 		if os.Getenv("KOKORO_REQUIRE_ASSETS") == "1" {
 			t.Fatalf("espeak-ng's library: %v; `make setup` installs it (apt-get install espeak-ng)", err)
 		}
 		t.Skipf("espeak-ng's library: %v: run `make setup`", err)
 	}
-	return &Phonemizer{espeakLib: true}
+	return &Phonemizer{espeak: in}
 }
 
 // espeakLangCases are the corpora of the languages read through espeak-ng, scored against
@@ -103,48 +108,6 @@ func checkLangCases(t *testing.T, cases []langCase) {
 	}
 }
 
-// TestEspeakLangSteps checks the phonemizer package's steps on texts whose pieces are read by
-// a stand-in espeak-ng: where the punctuation goes back, how language-switch flags, ties and
-// separators are tidied, and the mapping to Kokoro's symbols.
-func TestEspeakLangSteps(t *testing.T) {
-	t.Parallel()
-	// The stand-in answers each piece with its words upper-cased, as espeak-ng would answer
-	// with each word's phonemes.
-	fake := func(voice, text string) (string, error) {
-		if voice != "roa/es" {
-			return "", errors.New("wrong voice " + voice)
-		}
-		return strings.ToUpper(strings.TrimSpace(text)), nil
-	}
-	e := &espeakLang{voice: "roa/es", phonemes: fake}
-	for _, c := range []struct{ in, want string }{
-		{"hola mundo", "HOLA MUNDO"},
-		{"hola, mundo.", "HOLA, MUNDO."},
-		{"¿qué tal? bien!", "¿QUÉ TAL? BIEN!"},
-		{"...", "..."},
-		{"dijo «hola» y (luego) se fue", "DIJO “HOLA” Y (LUEGO) SE FUE"},
-		{"a - b", "A  B"}, // hyphens are removed, as the reference removes them
-		{"  espacios   ", "ESPACIOS"},
-		{"uno; dos: tres — cuatro…", "UNO; DOS: TRES — CUATRO…"},
-	} {
-		t.Run(c.in, func(t *testing.T) {
-			got, err := e.read(c.in)
-			if err != nil || got != c.want {
-				t.Errorf("read(%q) = %q, %v; want %q", c.in, got, err, c.want)
-			}
-		})
-	}
-	// espeak-ng's own marks: flags, ties, separators and two-letter phonemes.
-	e.phonemes = func(_, text string) (string, error) {
-		return map[string]string{
-			"x": "(en)ha\u0361ʊs(es) t\u0361ʃe__ o\u0361ʊ\n d\u0361ʒ",
-		}[text], nil
-	}
-	if got, _ := e.read("x"); got != "hWs ʧe O ʤ" {
-		t.Errorf("tidying espeak-ng's answer: got %q, want %q", got, "hWs ʧe O ʤ")
-	}
-}
-
 // TestLangSelection checks how a request's language is chosen: lang over the voice, the
 // voice's prefix otherwise, and a clear error naming the languages spoken.
 func TestLangSelection(t *testing.T) {
@@ -208,26 +171,6 @@ func TestCutSentencesOtherScripts(t *testing.T) {
 			}
 		})
 	}
-}
-
-// FuzzEspeakLangSteps feeds any text through the phonemizer package's steps with a stand-in
-// espeak-ng: they never panic, never leave a tie, and keep every piece's words.
-func FuzzEspeakLangSteps(f *testing.F) {
-	for _, s := range []string{"hola, mundo.", "¿qué? ¡sí!", "«a» (b) [c] {d}", "...", " , ", "a - b — c…", "x\ny"} {
-		f.Add(s)
-	}
-	e := &espeakLang{voice: "roa/es", phonemes: func(_, text string) (string, error) {
-		return strings.Join(strings.Fields(text), " t\u0361ʃ "), nil
-	}}
-	f.Fuzz(func(t *testing.T, text string) {
-		got, err := e.read(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.ContainsAny(got, "^\u0361") {
-			t.Errorf("read(%q) = %q keeps a tie", text, got)
-		}
-	})
 }
 
 // FuzzResolveLang: any lang and voice give a code of LangCodes or an unsupported-language error.

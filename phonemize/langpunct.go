@@ -23,7 +23,7 @@ func sentenceMarks(lang string) string {
 }
 
 // textCut is the cut after a word whose text ends in a mark of scriptPunct.
-func textCut(t *token) (int, bool) {
+func textCut(t *word) (int, bool) {
 	if t.text == "" {
 		return 0, false
 	}

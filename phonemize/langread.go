@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kokoro-sm/kokoro/phonemize/en"
+	"github.com/kokoro-sm/kokoro/phonemize/espeak"
 	"github.com/kokoro-sm/kokoro/phonemize/ja"
 	"github.com/kokoro-sm/kokoro/phonemize/zh"
 )
@@ -11,15 +13,32 @@ import (
 // reader reads one paragraph of one language: its phoneme string and its words, each word's
 // phonemes and the whitespace after it, which the chunker cuts between.
 type reader interface {
-	read(text string) (string, []*token, error)
+	read(text string) (string, []*word, error)
+}
+
+// word is one word or punctuation mark as a reader read it.
+type word struct {
+	text string // source text; "" for a reading with no text of its own
+	tag  string // Penn Treebank tag, for English
+	ps   string // phonemes
+	ws   string // whitespace that followed it in the source ("" or " ")
 }
 
 // englishReader is the English G2P as a reader.
-type englishReader struct{ g *g2p }
+type englishReader struct {
+	g *en.G2P
+	d en.Dialect
+}
 
-func (r englishReader) read(text string) (string, []*token, error) {
-	ps, toks := r.g.convert(text)
-	return ps, toks, nil
+func (r englishReader) read(text string) (string, []*word, error) {
+	ps, ws := r.g.Read(text, r.d)
+	words := make([]word, len(ws))
+	out := make([]*word, len(ws))
+	for i, w := range ws {
+		words[i] = word{text: w.Text, tag: w.Tag, ps: w.Phonemes, ws: w.Space}
+		out[i] = &words[i]
+	}
+	return ps, out, nil
 }
 
 // readerFor returns the reader of lang: the English G2P for English, espeak-ng for the
@@ -27,11 +46,11 @@ func (r englishReader) read(text string) (string, []*token, error) {
 // wrapping ErrUnsupportedLang.
 func (p *Phonemizer) readerFor(lang string) (reader, error) {
 	if isEnglish(lang) {
-		g, err := p.dialect(lang)
+		d, err := dialect(lang)
 		if err != nil {
 			return nil, err
 		}
-		return englishReader{g}, nil
+		return englishReader{p.en, d}, nil
 	}
 	l, ok := lookupLang(lang)
 	if !ok || !l.speaks {
@@ -39,11 +58,11 @@ func (p *Phonemizer) readerFor(lang string) (reader, error) {
 		return nil, err
 	}
 	if l.espeak != "" {
-		if !p.espeakLib {
+		if !p.espeak.Library {
 			return nil, fmt.Errorf("%w %q: it is read by espeak-ng's library, which is not loaded (install espeak-ng)",
 				ErrUnsupportedLang, l.Code)
 		}
-		return espeakReader{lang: l, e: &espeakLang{voice: l.espeak, phonemes: espeakLibRaw}}, nil
+		return espeakReader{lang: l, e: espeak.NewReader(l.espeak)}, nil
 	}
 	if l.Code == "ja" && p.ja != nil {
 		if err := p.ja.Load(); err != nil {
@@ -63,7 +82,7 @@ func (p *Phonemizer) readerFor(lang string) (reader, error) {
 // jaReader reads Japanese (package ja) and cuts the phonemes into words for the chunker.
 type jaReader struct{ g *ja.G2P }
 
-func (r jaReader) read(text string) (string, []*token, error) {
+func (r jaReader) read(text string) (string, []*word, error) {
 	ps, err := r.g.Phonemize(text)
 	if err != nil || ps == "" {
 		return "", nil, err
@@ -74,15 +93,15 @@ func (r jaReader) read(text string) (string, []*token, error) {
 // zhReader reads Mandarin (package zh) into words for the chunker.
 type zhReader struct{ g *zh.G2P }
 
-func (r zhReader) read(text string) (string, []*token, error) {
+func (r zhReader) read(text string) (string, []*word, error) {
 	words, err := r.g.Read(text)
 	if err != nil {
 		return "", nil, err
 	}
 	var b strings.Builder
-	toks := make([]*token, len(words))
+	toks := make([]*word, len(words))
 	for i, w := range words {
-		toks[i] = &token{text: w.Text, ps: w.Phonemes, hasPS: true, ws: w.Space}
+		toks[i] = &word{text: w.Text, ps: w.Phonemes, ws: w.Space}
 		b.WriteString(w.Phonemes + w.Space)
 	}
 	return b.String(), toks, nil
@@ -96,25 +115,25 @@ func (p *Phonemizer) Preload(lang string) error {
 	return err
 }
 
-// espeakReader reads a language through espeak-ng (espeakLang) and cuts the phonemes into
+// espeakReader reads a language through espeak-ng (espeak.Reader) and cuts the phonemes into
 // words for the chunker.
 type espeakReader struct {
 	lang Language
-	e    *espeakLang
+	e    *espeak.Reader
 }
 
 // read reads text a sentence at a time where the language ends sentences with a mark that the
 // phonemes do not keep (the Hindi danda): espeak-ng ends a clause there too, so the phonemes
 // are the same as when the text is read whole, and the chunker sees the sentence's end on the
 // word that carries the mark.
-func (r espeakReader) read(text string) (string, []*token, error) {
+func (r espeakReader) read(text string) (string, []*word, error) {
 	var all []string
-	var toks []*token
+	var toks []*word
 	for _, part := range splitAfterAny(text, sentenceMarks(r.lang.Code)) {
 		if strings.TrimSpace(part) == "" {
 			continue
 		}
-		ps, err := r.e.read(part)
+		ps, err := r.e.Read(part)
 		if err != nil {
 			return "", nil, fmt.Errorf("read %s with espeak-ng: %w", r.lang.Code, err)
 		}
@@ -134,13 +153,13 @@ func (r espeakReader) read(text string) (string, []*token, error) {
 // the two have as many words; else the text's phrases (cut after each punctuation mark) on
 // the words that end with a mark, when the two have as many marks; else the whole text on the
 // last word. Joined with their whitespace the words give ps back exactly.
-func wordTokens(text, ps string) []*token {
+func wordTokens(text, ps string) []*word {
 	words := strings.Split(ps, " ")
 	src := strings.Fields(text)
-	toks := make([]*token, len(words))
-	var marked []*token // the words whose phonemes end with a mark
+	toks := make([]*word, len(words))
+	var marked []*word // the words whose phonemes end with a mark
 	for i, w := range words {
-		t := &token{ps: w, hasPS: true, ws: " "}
+		t := &word{ps: w, ws: " "}
 		if len(src) == len(words) {
 			t.text = src[i]
 		}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 )
 
 var (
@@ -18,6 +19,14 @@ var (
 	sharedP    *Phonemizer
 	sharedErr  error
 )
+
+// requireEspeak returns the shared phonemizer when it found espeak-ng (see corpus.RequireEspeak).
+func requireEspeak(t *testing.T) *Phonemizer {
+	t.Helper()
+	p := testPhonemizer(t)
+	corpus.RequireEspeak(t, p.EspeakPath())
+	return p
+}
 
 // testPhonemizer loads the lexicons once for the whole test binary.
 func testPhonemizer(t testing.TB) *Phonemizer {
@@ -42,7 +51,7 @@ func TestPhonemizeBasics(t *testing.T) {
 		{"The pear.", "en-us", "ðə pˈɛɹ."},
 	}
 	for _, c := range cases {
-		t.Run(caseName(c.text), func(t *testing.T) {
+		t.Run(corpus.CaseName(c.text), func(t *testing.T) {
 			got, err := p.Phonemize(c.text, c.lang)
 			if err != nil {
 				t.Fatalf("Phonemize(%q): %v", c.text, err)
@@ -105,34 +114,6 @@ func TestTokenize(t *testing.T) {
 	}
 }
 
-func TestEspeakFallback(t *testing.T) {
-	p := requireEspeak(t)
-	t.Parallel()
-	// Unknown words go through the long-lived espeak-ng process; the sentinel word itself
-	// and text around it must not desynchronise it.
-	for _, c := range []struct{ text, want string }{
-		{"quokka", "kwˈɑkə"},
-		{"Zebra-zebra", ""},
-		{"Kayak kayak", ""},
-		{"quokka", "kwˈɑkə"},
-		{"Xyzzyq zebra quokka", ""},
-		{"quokka", "kwˈɑkə"},
-	} {
-		got, err := p.Phonemize(c.text, "en-us")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got == "" || (c.want != "" && got != c.want) {
-			t.Errorf("Phonemize(%q) = %q, want %q", c.text, got, c.want)
-		}
-	}
-	for _, e := range []*espeak{p.usEspeak, p.gbEspeak} {
-		if ps, ok := e.runOnce("quokka"); !ok || e.mapIPA(ps) == "" {
-			t.Errorf("one-shot espeak-ng failed: %q", ps)
-		}
-	}
-}
-
 // TestConcurrentUse runs many conversions at once (run with -race): the lexicons are shared
 // read-only and the espeak-ng helper is serialised.
 func TestConcurrentUse(t *testing.T) {
@@ -184,45 +165,4 @@ func TestEspeakLeavesNoGoroutine(t *testing.T) {
 	}
 	goleak.VerifyNone(t, before)
 	p.Close()
-}
-
-// TestBritishFallbackNoRColouring: without espeak-ng, British readings of words no lexicon knows
-// (from the pronunciation dictionary, from a stem and suffix, or from the spelling rules) keep an
-// r only where a vowel follows it.
-func TestBritishFallbackNoRColouring(t *testing.T) {
-	p := offlinePhonemizer(t)
-	t.Parallel()
-	words := []string{"quarterbacking", "Zwergmorker", "blorfter", "carmody", "cornerstoning",
-		"murdstone", "fortescue", "sharkwater", "earnshaw", "thorburn", "purdie", "starbird",
-		"verner", "hartigan", "burkhardt", "gortner", "mordor", "barrowman", "hereward", "tarquin",
-		"farrier", "sorcerers", "wonderers", "authorisation", "colourisers", "theatregoers"}
-	lts := p.gb.fallback
-	for _, w := range words {
-		ps, ok := lts(w)
-		if !ok || ps == "" {
-			t.Errorf("%s: no reading", w)
-			continue
-		}
-		rs := []rune(stressRemover.Replace(ps))
-		for i, r := range rs {
-			if r != 'ɹ' {
-				continue
-			}
-			if i+1 == len(rs) || !(isVowel(rs[i+1]) || strings.ContainsRune("ᵊjw", rs[i+1])) {
-				t.Errorf("%s → %s: r-coloured (ɹ not before a vowel)", w, ps)
-				break
-			}
-		}
-		if strings.ContainsAny(ps, "ɚɝ") {
-			t.Errorf("%s → %s: American r-coloured vowel", w, ps)
-		}
-	}
-}
-
-// caseName is a table case's subtest name: its text, cut to 40 characters.
-func caseName(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40])
-	}
-	return s
 }

@@ -3,6 +3,7 @@ package phonemize
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Boundary is how strongly the text is divided after a piece, weakest first: where a chunker
@@ -69,7 +70,7 @@ func (p *Phonemizer) Pieces(text, lang string) ([]Piece, error) {
 		if err != nil {
 			return nil, err
 		}
-		prev := &token{} // the word before t
+		prev := &word{} // the word before t
 		for _, t := range toks {
 			ps := t.ps + t.ws
 			if n := len(pieces); n > 0 {
@@ -105,13 +106,10 @@ func (p *Phonemizer) Pieces(text, lang string) ([]Piece, error) {
 // lang: the cues (a word that opens a phrase, one that leans on the next) are English tags.
 func PhraseCues(lang string) bool { return isEnglish(lang) }
 
-// InVocab reports whether r is a vocabulary symbol: one id of Tokenize's.
-func InVocab(r rune) bool { return inVocab(r) }
-
 // leansOn reports whether a word tagged tag belongs with the word after it: a determiner, a
 // possessive, an adjective, a number, a preposition, a conjunction, "to" or a modal ("the |
 // order", "your | card", "at | noon", "can | book"). A cut after it splits a phrase.
-func leansOn(t *token) bool {
+func leansOn(t *word) bool {
 	switch t.tag {
 	case "DT", "PDT", "PRP$", "WP$", "JJ", "JJR", "JJS", "CD", "IN", "TO", "CC", "MD", "POS", "EX", "WDT", "WP", "WRB":
 		return true
@@ -124,7 +122,7 @@ func leansOn(t *token) bool {
 // ("which", "when"). Cut before such a word, each side is still a phrase a speaker might pause
 // between; cut elsewhere, the cut falls inside one. "of" binds to the noun before it ("the end
 // of the day") and does not count.
-func opensPhrase(t *token) bool {
+func opensPhrase(t *word) bool {
 	switch t.tag {
 	case "CC", "TO", "WDT", "WP", "WP$", "WRB", "IN":
 		return !strings.EqualFold(t.text, "of")
@@ -136,7 +134,7 @@ func opensPhrase(t *token) bool {
 // stronger before a word that opens a phrase, after a word that ends one (a noun, a verb, an
 // adverb, or a demonstrative standing alone: "book that | for you"); weaker between two nouns
 // of one compound ("the front | desk").
-func cutBefore(cut int, prev, t *token) int {
+func cutBefore(cut int, prev, t *word) int {
 	switch {
 	case opensPhrase(t) && (cut == cutWord || cut == cutInside && prev.tag == "DT" && demonstrative(prev.text)):
 		return cutPhrase
@@ -154,7 +152,7 @@ func demonstrative(w string) bool {
 	return false
 }
 
-func cutStrength(t *token) int {
+func cutStrength(t *word) int {
 	ps := strings.TrimRight(t.ps, " ")
 	if t.ws == "" && !strings.ContainsAny(lastRuneStr(ps), nonQuotePuncts) {
 		return cutNone
@@ -174,6 +172,19 @@ func cutStrength(t *token) int {
 		return cutNone
 	}
 	return cutWord
+}
+
+// nonQuotePuncts are the reference's punctuation marks, quotes aside: the marks a word's
+// phonemes may end with.
+const nonQuotePuncts = ";:,.!?—…"
+
+// lastRune is the last rune of s, 0 for "".
+func lastRune(s string) rune {
+	if s == "" {
+		return 0
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
 }
 
 func lastRuneStr(s string) string {

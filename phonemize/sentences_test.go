@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 )
 
 func TestCutSentences(t *testing.T) {
@@ -22,7 +24,7 @@ func TestCutSentences(t *testing.T) {
 		{strings.Repeat("word ", 130) + "end", strings.TrimSpace(strings.Repeat("word ", 130)), "end"},
 	}
 	for _, tc := range cases {
-		t.Run(caseName(tc.in), func(t *testing.T) {
+		t.Run(corpus.CaseName(tc.in), func(t *testing.T) {
 			done, rest := CutSentences(tc.in)
 			if done != tc.done || rest != tc.rest {
 				t.Errorf("CutSentences(%.40q) = (%.40q, %q), want (%.40q, %q)", tc.in, done, rest, tc.done, tc.rest)

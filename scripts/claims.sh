@@ -55,15 +55,15 @@ claim() {
     lexicon)
       make -s setup
       gobench lexicon_readers "The lexicon scanner (parseDict) against encoding/json (decodeDict) on the four lexicon files" \
-        go test -count=1 -run '^$' -bench LexiconReaders -benchtime 1x -v ./phonemize/ ;;
+        go test -count=1 -run '^$' -bench LexiconReaders -benchtime 1x -v ./phonemize/en/ ;;
     espeak)
       make -s setup
       gobench espeak_helper "A word through the long-lived espeak-ng helper against a one-shot espeak-ng process" \
-        go test -count=1 -run '^$' -bench EspeakHelper -benchtime 1x -v ./phonemize/ ;;
+        go test -count=1 -run '^$' -bench EspeakHelper -benchtime 1x -v ./phonemize/espeak/ ;;
     espeaklib)
       make -s setup
       gobench espeak_library "A word through espeak-ng's library (in process) against the long-lived espeak-ng helper" \
-        go test -count=1 -run '^$' -bench EspeakLibrary -benchtime 1x -v ./phonemize/ ;;
+        go test -count=1 -run '^$' -bench EspeakLibrary -benchtime 1x -v ./phonemize/espeak/ ;;
     arena)
       make -s setup
       gobench cpu_arena "CPU time of one chunk with ONNX Runtime's CPU arena against without it, one thread each, alternating" \

@@ -7,7 +7,7 @@ components misaki enables (tok2vec and tagger), so the Go tagger learns the tags
 
     .venv-misaki/bin/python scripts/gen_wild_corpus.py --train /tmp/train.txt
     .venv-misaki/bin/python scripts/gen_tagger_data.py /tmp/train.txt > /tmp/tagged.tsv
-    go run ./phonemize/internal/traintagger -in /tmp/tagged.tsv -out phonemize/tagger.model.gz
+    go run ./phonemize/internal/traintagger -in /tmp/tagged.tsv -out phonemize/en/postag.model.gz
 """
 import sys
 

@@ -21,7 +21,7 @@ wild1_sources.py holds the sources above, for --sentences and --train. The helpe
 (fetching a pinned package, splitting sentences, the usable-sentence filter) are in
 scripts/wild_common.py.
 
-    --sentences  write phonemize/testdata/wild_{heldout,dev}_sentences.txt (stratified sample)
+    --sentences  write phonemize/en/testdata/wild_{heldout,dev}_sentences.txt (stratified sample)
     --train OUT  write the training bucket's sentences (never the held-out or development ones),
                  the second to fifth held-out rounds' sources (development data since they were
                  scored), less each round's own corpus sentences, and the older development corpora's
@@ -29,20 +29,20 @@ scripts/wild_common.py.
                  the rest, so the tagger sees capitals) to OUT, one per line, for
                  scripts/gen_tagger_data.py
 
-    --heldout2   write phonemize/testdata/wild2_heldout_sentences.txt: the second held-out round,
+    --heldout2   write phonemize/en/testdata/wild2_heldout_sentences.txt: the second held-out round,
                  from the packages of PACKAGES2 (scripts/wild2_sources.py), which nothing else
                  here draws on
-    --heldout3   write phonemize/testdata/wild3_heldout_sentences.txt: the third held-out round,
+    --heldout3   write phonemize/en/testdata/wild3_heldout_sentences.txt: the third held-out round,
                  from the packages of PACKAGES3, which neither earlier round nor the training text used
-    --heldout4   write phonemize/testdata/wild4_heldout_sentences.txt: the fourth held-out round,
+    --heldout4   write phonemize/en/testdata/wild4_heldout_sentences.txt: the fourth held-out round,
                  from the packages of PACKAGES4, which no earlier round and no training text used
-    --heldout5   write phonemize/testdata/wild5_heldout_sentences.txt: the fifth held-out round,
+    --heldout5   write phonemize/en/testdata/wild5_heldout_sentences.txt: the fifth held-out round,
                  from the packages of PACKAGES5, which no earlier round and no training text used
-    --heldout6   write phonemize/testdata/wild6_heldout_sentences.txt: the sixth held-out round,
+    --heldout6   write phonemize/en/testdata/wild6_heldout_sentences.txt: the sixth held-out round,
                  from the packages of PACKAGES6, which no earlier round and no training text used
-    --heldout7   write phonemize/testdata/wild7_heldout_sentences.txt: the seventh held-out round,
+    --heldout7   write phonemize/en/testdata/wild7_heldout_sentences.txt: the seventh held-out round,
                  from the packages of PACKAGES7, which no earlier round and no training text used
-    --heldout8   write phonemize/testdata/wild8_heldout_sentences.txt: the eighth held-out round, from
+    --heldout8   write phonemize/en/testdata/wild8_heldout_sentences.txt: the eighth held-out round, from
                  the packages and extractors of scripts/wild8_sources.py, which no earlier round used
 
 The fortune packages are deliberately not used: they are kept as an outside judge.
@@ -64,7 +64,7 @@ from wild6_sources import QUOTA6, all_sentences6
 from wild7_sources import QUOTA7, all_sentences7
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TESTDATA = os.path.join(ROOT, "phonemize", "testdata")
+TESTDATA = os.path.join(ROOT, "phonemize", "en", "testdata")
 
 
 # --- stratification ---------------------------------------------------------------------------

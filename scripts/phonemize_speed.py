@@ -8,7 +8,7 @@ sentences twice: the first pass meets every unknown word for the first time (eac
 espeak-ng's library, or by its helper process where the library does not load), the second
 finds them in its cache. Only the time spent phonemizing is
 counted on either side (not start-up or loading). Writes the result, with a description of the
-host, to phonemize/testdata/speed_vs_misaki.json:
+host, to phonemize/en/testdata/speed_vs_misaki.json:
 
     make build
     .venv-misaki/bin/python scripts/phonemize_speed.py [--rounds 5] [--kokoro bin/kokoro]

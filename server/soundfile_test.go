@@ -75,7 +75,7 @@ func TestEveryFormatReadsWithSoundfileAndASecondDecoder(t *testing.T) {
 		}
 	}
 
-	args := []string{filepath.Join(testenv.RepoRoot(t), "scripts", "clients_test", "soundfile_read.py")}
+	args := []string{filepath.Join(testenv.RepoRoot(t), "scripts", "test", "clients", "soundfile_read.py")}
 	for _, f := range files {
 		args = append(args, filepath.Join(dir, f.name))
 	}

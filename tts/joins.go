@@ -26,7 +26,7 @@ import (
 // lead: 0.525 + 0.29 s. Measured with
 //
 //	kokoro serve --port 18940 --first-chunk-ids 510 --max-chunk-ids 510 &
-//	.venv-peers/bin/python scripts/listen_bench.py pauses --url http://127.0.0.1:18940 --out out/pauses
+//	.venv-peers/bin/python scripts/measure/listen_bench.py pauses --url http://127.0.0.1:18940 --out out/pauses
 const (
 	// JoinLead is the silence kept before the first audible frame of every chunk, the first one
 	// included: enough for the fade and a breath of onset, so the first audible sample leaves

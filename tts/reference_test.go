@@ -31,7 +31,7 @@ import (
 // speed change the length (testdata/reference/README.md).
 const minReferenceSNR = 20
 
-// referenceCase is one line of testdata/reference/reference.json (scripts/model_reference.py).
+// referenceCase is one line of testdata/reference/reference.json (scripts/reference/model_reference.py).
 type referenceCase struct {
 	Name        string  `json:"name"`
 	Voice       string  `json:"voice"`
@@ -101,7 +101,7 @@ func snr(got, ref []int16) float64 {
 // The engine gives the real model the inputs kokoro-onnx gives it for the same phonemes, voice
 // and speed: the same token ids, the voice's style row for that many ids and the speed. What
 // the model returns is compared with kokoro-onnx's output on this machine, made by
-// scripts/model_reference.sh for the cases committed in testdata/reference/, within
+// scripts/reference/model_reference.sh for the cases committed in testdata/reference/, within
 // minReferenceSNR. A wrong style row, shifted ids or a wrong speed each fail it
 // (testdata/reference/README.md says how that was checked).
 func TestRealModelMatchesKokoroOnnx(t *testing.T) {
@@ -111,7 +111,7 @@ func TestRealModelMatchesKokoroOnnx(t *testing.T) {
 	if got := fileSHA256(t, a.Model); got != committed.ModelSHA256 {
 		// Another model (KOKORO_MODEL_VARIANT) speaks differently; the reference is for the int8
 		// model `make setup` installs.
-		t.Skipf("the reference was made with model %s, this is %s: run scripts/model_reference.sh for it", committed.ModelSHA256, got)
+		t.Skipf("the reference was made with model %s, this is %s: run scripts/reference/model_reference.sh for it", committed.ModelSHA256, got)
 	}
 	dir := machineReference(t)
 	ref := readReference(t, dir)
@@ -198,7 +198,7 @@ func readReference(t *testing.T, dir string) reference {
 	return ref
 }
 
-// machineReference runs scripts/model_reference.sh for the committed cases into a temporary
+// machineReference runs scripts/reference/model_reference.sh for the committed cases into a temporary
 // directory and returns it. kokoro-onnx's output depends on the CPU: on an Intel Xeon the int8
 // model's durations round otherwise than on the AMD EPYC the committed files were made on,
 // which moves the whole waveform (SNR -3.2 dB against the committed af_heart case, 20 dB being
@@ -216,10 +216,10 @@ func machineReference(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "cases.tsv"), cases, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bash", "scripts/model_reference.sh", "--model", a.Model, "--voices-dir", a.Voices, "--dir", dir)
+	cmd := exec.Command("bash", "scripts/reference/model_reference.sh", "--model", a.Model, "--voices-dir", a.Voices, "--dir", dir)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/model_reference.sh: %v\n%s", err, out)
+		t.Fatalf("scripts/reference/model_reference.sh: %v\n%s", err, out)
 	}
 	return dir
 }

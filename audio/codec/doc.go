@@ -4,7 +4,7 @@
 // when a total length given up front lets it write an exact header.
 //
 // MP3 is LAME (libmp3lame) and Opus is libopus, both linked through cgo from Debian's
-// packages (scripts/setup.sh installs libmp3lame-dev and libopus-dev); the Ogg pages around the
+// packages (scripts/setup/setup.sh installs libmp3lame-dev and libopus-dev); the Ogg pages around the
 // Opus packets are written here. FLAC is github.com/mewkiz/flac, pure Go. AAC is not offered:
 // see Lookup.
 package codec

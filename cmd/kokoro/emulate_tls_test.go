@@ -57,7 +57,7 @@ func runClient(t *testing.T, python, script string, args ...string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	path := filepath.Join(testenv.RepoRoot(t), "scripts", "clients_test", script)
+	path := filepath.Join(testenv.RepoRoot(t), "scripts", "test", "clients", script)
 	c := exec.CommandContext(ctx, python, append([]string{path}, args...)...)
 	// An AWS setting set to "" means unset to the Go SDK, but boto3 reads AWS_PROFILE="" as a
 	// profile named "": the empty ones are left out.

@@ -11,7 +11,7 @@ import (
 // framed 14 ms differently, was heard as "the library closes" and as "but i agree guys". So
 // the judge does not hear a clip as it was cut, but its audible speech, found to the sample:
 // two systems that make the same speech get the same transcript, whatever silence each left
-// around it. scripts/listen_bench.py frames its clips the same way.
+// around it. scripts/measure/listen_bench.py frames its clips the same way.
 
 // AudibleSpan is the speech in pcm found to the sample: from the first sample whose following
 // 10 ms window has a mean power above audio.SilenceFloorDB to the end of the last such window.

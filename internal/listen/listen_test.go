@@ -113,7 +113,7 @@ func TestRecognizerHearsTheModel(t *testing.T) {
 	}
 	// The recognizer is a fixed listener, not a good one: on this sentence it mishears two to
 	// four words depending only on where its frames fall and on the resampler (this excerpt
-	// padded whole: at most 2 through Resample, 4 through scripts/listen_bench.py's; its audible
+	// padded whole: at most 2 through Resample, 4 through scripts/measure/listen_bench.py's; its audible
 	// speech alone, as Transcribe hears it: 3, "jumped sever the lazy god").
 	errs, words := WordErrors("The quick brown fox jumps over the lazy dog.", heard)
 	if errs > 3 || !strings.Contains(heard, "quick brown fox") {

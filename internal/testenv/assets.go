@@ -23,7 +23,7 @@ func Assets(tb testing.TB) assets.Paths {
 // RealModelPrefix begins the name of every test whose time is single-goroutine work on real
 // inputs at full size: the model, the corpora or lexicons whose loading dominates a test, the
 // planner's search and replay over the reference measurements; RealFuzzPrefix begins the name
-// of such a fuzz target (its seed corpus runs as a test). `make test` (scripts/test.sh) runs
+// of such a fuzz target (its seed corpus runs as a test). `make test` (scripts/test/test.sh) runs
 // those once without the race detector (the model's time is spent in ONNX Runtime's C code,
 // which the detector does not see, and the rest is work it would only slow down several
 // times) and every other test under it, choosing them by these prefixes. RealModel refuses a

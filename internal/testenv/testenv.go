@@ -1,5 +1,5 @@
 // Package testenv gives tests the real peers they drive: the repository's Python virtual
-// environment (scripts/pyvenv.sh) and a moto server, the AWS API emulator, started on a loopback
+// environment (scripts/setup/pyvenv.sh) and a moto server, the AWS API emulator, started on a loopback
 // port for one test. Only tests import it.
 //
 // A missing tool skips the test under a bare `go test`, and fails it under `make test`
@@ -58,7 +58,7 @@ func VenvBin(tb testing.TB, name string) string {
 	}
 	bin := filepath.Join(venv, "bin")
 	if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
-		missing(tb, "%s not found in %s: run `bash scripts/pyvenv.sh` (or `make test`)", name, bin)
+		missing(tb, "%s not found in %s: run `bash scripts/setup/pyvenv.sh` (or `make test`)", name, bin)
 	}
 	return bin
 }
@@ -74,7 +74,7 @@ func SDKVenvBin(tb testing.TB) string {
 	}
 	bin := filepath.Join(venv, "bin")
 	if _, err := os.Stat(filepath.Join(bin, "python")); err != nil {
-		missing(tb, "python not found in %s: run `bash scripts/pyvenv.sh` (or `make test`)", bin)
+		missing(tb, "python not found in %s: run `bash scripts/setup/pyvenv.sh` (or `make test`)", bin)
 	}
 	return bin
 }

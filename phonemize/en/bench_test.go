@@ -13,9 +13,9 @@ import (
 
 // BenchmarkCorpus phonemizes the reference corpus (whole sentences, and their first 25
 // characters as typical short requests) and the wild development corpus (the sentences
-// scripts/phonemize_speed.py times against misaki), with espeak-ng for unknown words (its cache emptied
+// scripts/measure/phonemize_speed.py times against misaki), with espeak-ng for unknown words (its cache emptied
 // or kept) and with the built-in fallback, and reports µs per character and per request. The
-// comparison with misaki is measured side by side by scripts/phonemize_speed.py
+// comparison with misaki is measured side by side by scripts/measure/phonemize_speed.py
 // (testdata/speed_vs_misaki.json).
 func BenchmarkCorpus(b *testing.B) {
 	rows := loadCorpus(b, "misaki_corpus.tsv")

@@ -14,7 +14,7 @@ import (
 	"github.com/kokoro-sm/kokoro/phonemize/internal/corpus"
 )
 
-// The difficulty classes of scripts/gen_wild_corpus.py, computed the same way, so that every
+// The difficulty classes of scripts/corpus/gen_wild_corpus.py, computed the same way, so that every
 // exact-match rate of a wild corpus can be broken down by class and by register.
 var (
 	classWordRe  = regexp.MustCompile(`[A-Za-z][A-Za-z'’]*`)

@@ -9,7 +9,7 @@ import (
 )
 
 // referenceUnits holds the reference's outputs for the building blocks (written by
-// scripts/gen_phoneme_corpus.py --units): sub-token splits and num2words readings.
+// scripts/reference/gen_phoneme_corpus.py --units): sub-token splits and num2words readings.
 type referenceUnits struct {
 	Subtokenize map[string][]string `json:"subtokenize"`
 	Cardinal    map[string]string   `json:"cardinal"`

@@ -12,7 +12,7 @@ import (
 // The part-of-speech tagger decides what the lexicon's tag-dependent entries read (read, live,
 // close, use …), whether "that" is stressed, "a" is the article or the letter, and whether a word
 // in capitals is spelled. The reference takes these tags from spaCy, so the model is trained to
-// imitate spaCy: on real English tagged by it (see package postag, scripts/gen_tagger_data.py,
+// imitate spaCy: on real English tagged by it (see package postag, scripts/reference/gen_tagger_data.py,
 // and phonemize/internal/traintagger for the commands that retrain it).
 //
 //go:embed postag.model.gz

@@ -43,7 +43,7 @@ func loadTaggedFile(t *testing.T, name string) []taggedSentence {
 // TestTokenizerAndTaggerAgreement measures how often the tokenizer splits a sentence exactly as
 // the reference tokenizer does, and how often the tagger agrees with the reference tagger on the
 // sentences split alike. wild_dev_tags.tsv is real English the tagger was not trained on (the
-// development bucket of scripts/gen_wild_corpus.py), so it measures how the tagger generalizes;
+// development bucket of scripts/corpus/gen_wild_corpus.py), so it measures how the tagger generalizes;
 // wild_heldout_tags.tsv is the held-out corpus's text, measured once after the rules were frozen;
 // wild2_heldout_tags.tsv was too (94.5 %, Moby-Dick's archaic dialogue the hardest) and is
 // development text since: the rest of its sources' text is training text, its sentences are not;

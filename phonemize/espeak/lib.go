@@ -32,7 +32,7 @@ import (
 // (espeak_TextToPhonemes through the phonemizer package): a clause is translated without being
 // synthesised, 37 µs a word against 7.9 ms through the long-lived command-line helper, which
 // synthesises every clause it prints (medians of 7 alternating rounds on a loaded 2-core
-// machine: testdata/claims/espeak_library.txt, `scripts/claims.sh espeaklib`). The library
+// machine: testdata/claims/espeak_library.txt, `scripts/measure/claims.sh espeaklib`). The library
 // keeps its state in globals: each voice reads in a copy of its own (voiceLibs), one call at a
 // time. espeakLibrary records whether the library loads at all.
 var espeakLibrary struct {

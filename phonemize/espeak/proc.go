@@ -17,7 +17,7 @@ import (
 // process keeps one espeak-ng process running and feeds it a line at a time: espeak-ng
 // answers each line of standard input as it arrives: 1.8 ms a word, where the one-shot
 // fallback's two process starts took 90 ms (medians of 7 alternating rounds on a busy 2-core
-// machine: testdata/claims/espeak_helper.txt, `scripts/claims.sh espeak`). Each text goes out as
+// machine: testdata/claims/espeak_helper.txt, `scripts/measure/claims.sh espeak`). Each text goes out as
 // one line ending in the marker word (see markerWord), followed by a line holding only the
 // sentinel word, whose known phonemes mark where the text's answer ends (one line may come back
 // as several).

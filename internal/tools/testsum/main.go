@@ -5,7 +5,7 @@
 // failures, skips and the wall time since -start. It exits 1 when a test or package failed,
 // when a build failed, when it saw no package at all, or, with -no-skip, when a test skipped.
 //
-// `make test` (scripts/test.sh) pipes both of its passes through it.
+// `make test` (scripts/test/test.sh) pipes both of its passes through it.
 package main
 
 import (

@@ -6,7 +6,7 @@
 //	go run ./internal/tools/wordjudge -url http://127.0.0.1:18960 \
 //	    -voices af_heart,am_michael -texts testdata/listen/fresh2_sentences.txt,testdata/listen/fresh3_sentences.txt
 //
-// scripts/word_timing_judge.sh starts the server and runs it. It prints, per voice, the median,
+// scripts/measure/word_timing_judge.sh starts the server and runs it. It prints, per voice, the median,
 // 95th percentile and mean of |start difference|, the mean signed difference (positive: kokoro
 // says later), and where each side puts the first word of a clip against the clip's first
 // audible sample, the one start the waveform itself shows. With -jsonl it writes every word.

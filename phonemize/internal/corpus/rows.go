@@ -11,7 +11,7 @@ import (
 // Row is one sentence of a reference file and the reference's phonemes for it.
 type Row struct{ Text, Want string }
 
-// Load reads a reference file of testdata/lang (scripts/gen_lang_reference.py): a header line
+// Load reads a reference file of testdata/lang (scripts/reference/gen_lang_reference.py): a header line
 // naming the reference, then text<TAB>phonemes rows. It returns the header's text.
 func Load(t testing.TB, path string) (header string, rows []Row) {
 	t.Helper()

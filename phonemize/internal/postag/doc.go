@@ -1,6 +1,6 @@
 // Package postag is a small averaged-perceptron part-of-speech tagger. It assigns the Penn
 // Treebank tags the phonemizer's reference reads from spaCy, and it is trained to imitate that
-// tagger: the training text is real English tagged by spaCy (scripts/gen_tagger_data.py), so the
+// tagger: the training text is real English tagged by spaCy (scripts/reference/gen_tagger_data.py), so the
 // model learns spaCy's decisions, including the ones a grammar book would call mistakes, such as
 // reading a word in capitals as a common noun.
 //

@@ -1,10 +1,10 @@
 // Command traintagger trains the phonemizer's part-of-speech model from text tagged by the
 // reference tagger and reports its agreement with the reference on tagged text it was not
 // trained on. The committed model was made with (misaki's environment: see
-// scripts/gen_phoneme_corpus.py; gen_wild_corpus.py needs a Python with rdata 1.1.0):
+// scripts/reference/gen_phoneme_corpus.py; gen_wild_corpus.py needs a Python with rdata 1.1.0):
 //
-//	python3 scripts/gen_wild_corpus.py --train /tmp/train.txt
-//	.venv-misaki/bin/python scripts/gen_tagger_data.py /tmp/train.txt > /tmp/tagged.tsv
+//	python3 scripts/corpus/gen_wild_corpus.py --train /tmp/train.txt
+//	.venv-misaki/bin/python scripts/reference/gen_tagger_data.py /tmp/train.txt > /tmp/tagged.tsv
 //	go run ./phonemize/internal/traintagger -in /tmp/tagged.tsv -epochs 6 -min-weight 2 \
 //	    -eval phonemize/testdata/wild_dev_tags.tsv,phonemize/testdata/wild_heldout_tags.tsv \
 //	    -out phonemize/postag.model.gz

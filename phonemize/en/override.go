@@ -15,7 +15,8 @@ type override struct {
 	ps         string
 	hasPS      bool
 	stress     stress
-	flags      string
+	flags      numFlags
+	hasFlags   bool // written (#flags#) with at least one character between the marks
 }
 
 // preprocess removes the link syntax and returns the plain text with its overrides.
@@ -41,7 +42,8 @@ func preprocess(text string) (string, []override) {
 		case len(f) > 1 && f[0] == '/' && f[len(f)-1] == '/':
 			o.ps, o.hasPS = strings.TrimRight(f[1:], "/"), true
 		case len(f) > 1 && f[0] == '#' && f[len(f)-1] == '#':
-			o.flags = strings.TrimRight(f[1:], "#")
+			fl := strings.TrimRight(f[1:], "#")
+			o.flags, o.hasFlags = parseNumFlags(fl), fl != ""
 		default:
 			ok = false
 		}
@@ -72,7 +74,7 @@ func applyOverrides(ts []*token, ovs []override) {
 				} else {
 					t.setPS("")
 				}
-			case o.flags != "":
+			case o.hasFlags:
 				t.numFlags = o.flags
 			default:
 				t.stress = o.stress

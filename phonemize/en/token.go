@@ -13,11 +13,11 @@ type token struct {
 	hasAlias bool
 	isHead   bool // first sub-token of a source token
 	stress   stress
-	currency string // "$", "£" or "€" when this number is an amount
-	numFlags string
-	prespace bool // when merged, this part is separated from the previous by a space
-	start    int  // byte offset of text in the preprocessed input
-	override bool // phonemes given inline by the caller
+	currency string   // "$", "£" or "€" when this number is an amount
+	numFlags numFlags // from an inline override
+	prespace bool     // when merged, this part is separated from the previous by a space
+	start    int      // byte offset of text in the preprocessed input
+	override bool     // phonemes given inline by the caller
 }
 
 func (t *token) setPS(ps string) { t.ps, t.hasPS = ps, true }
@@ -65,7 +65,7 @@ func mergeTokens(ts []*token, withPS bool, unk string) *token {
 		if t.currency != "" && t.currency > m.currency {
 			m.currency = t.currency
 		}
-		m.numFlags += t.numFlags
+		m.numFlags = m.numFlags.or(t.numFlags)
 		m.override = m.override || t.override
 	}
 	m.text = string(text)

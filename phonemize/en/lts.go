@@ -561,140 +561,187 @@ func isVowelLetter(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
 // result British) but for the sounds the dialects spell apart: -ed after t or d (ᵻd, British
 // ɪd) and the yod of a long u (Tukey: tˈuki, British tjˈuːki).
 func spellRules(w string, british bool) string {
-	ed := "ᵻd"
-	if british {
-		ed = "ɪd"
+	magicE := len(w) < 3 || w[len(w)-2] != w[len(w)-3] // bragge: no long a
+	w = singleConsonants(w)
+	stem, suffix := unstressedEnding(w)
+	if suffix == "" {
+		stem, suffix = syllabicLe(w)
 	}
+	if suffix != "" {
+		magicE = false // the e is the ending's
+	} else {
+		stem, suffix = edEnding(w, british)
+	}
+	return spellStem(stem, magicE, british) + suffix
+}
+
+// singleConsonants reads a doubled consonant letter as one sound (yacc, Gnoll); cc before e,
+// i or y stays two (accent).
+func singleConsonants(w string) string {
 	var b strings.Builder
-	// A doubled consonant letter is one sound (yacc, Gnoll); cc before e, i or y is two (accent).
-	var dd strings.Builder
 	for i := 0; i < len(w); i++ {
 		if i > 0 && w[i] == w[i-1] && !isVowelLetter(w[i]) && w[i] != 'y' &&
 			!(w[i] == 'c' && i+1 < len(w) && strings.IndexByte("eiy", w[i+1]) >= 0) {
 			continue
 		}
-		dd.WriteByte(w[i])
+		b.WriteByte(w[i])
 	}
-	magicE := len(w) < 3 || w[len(w)-2] != w[len(w)-3] // bragge: no long a
-	w = dd.String()
-	suffix := ""
+	return b.String()
+}
+
+// unstressedEnding cuts off an ending of unstressedEndings after a stem with a vowel: the stem
+// and the ending's phonemes, or w and "".
+func unstressedEnding(w string) (string, string) {
 	for _, x := range unstressedEndings {
 		if stem := strings.TrimSuffix(w, x.spelling); stem != w && len(stem) >= 2 && strings.ContainsAny(stem, "aeiouy") {
-			suffix, w = x.ps, stem
-			magicE = false
-			break
+			return stem, x.ps
 		}
 	}
-	if n := len(w); suffix == "" && n >= 4 && (strings.HasSuffix(w, "le") || strings.HasSuffix(w, "les")) {
-		// A consonant and -le ends in a syllabic l, the vowel before it short as espeak-ng
-		// reads it (zaple zˈæpᵊl, drokle dɹˈɑkᵊl).
-		end := n - 2
-		z := ""
-		if w[n-1] == 's' {
-			end, z = n-3, "z"
-		}
-		if c := w[end-1]; end >= 3 && !isVowelLetter(c) && c != 'y' && c != 'l' && c != 'r' && c != 'h' && c != 'w' {
-			suffix, w = "ᵊl"+z, w[:end]
-			if strings.HasSuffix(w, "ng") {
-				suffix = "ɡ" + suffix // the ng rule reads ŋ alone: jangle ʤˈæŋɡᵊl
-			}
-			magicE = false
-		}
+	return w, ""
+}
+
+// syllabicLe cuts off a consonant's -le (or -les), a syllabic l with the vowel before it short
+// as espeak-ng reads it (zaple zˈæpᵊl, drokle dɹˈɑkᵊl): the stem and the ending's phonemes, or
+// w and "".
+func syllabicLe(w string) (string, string) {
+	n := len(w)
+	if n < 4 || !strings.HasSuffix(w, "le") && !strings.HasSuffix(w, "les") {
+		return w, ""
 	}
-	if n := len(w); suffix == "" && n > 4 && strings.HasSuffix(w, "ed") && !isVowelLetter(w[n-3]) {
-		// -ed: ɪd after t or d, t after a voiceless sound, d otherwise.
-		switch {
-		case w[n-3] == 't' || w[n-3] == 'd':
-			suffix = ed
-		case strings.IndexByte("pkfsx", w[n-3]) >= 0 || strings.HasSuffix(w, "shed") || strings.HasSuffix(w, "ched"):
-			suffix = "t"
-		default:
-			suffix = "d"
-		}
-		w = w[:n-2]
+	end := n - 2
+	z := ""
+	if w[n-1] == 's' {
+		end, z = n-3, "z"
 	}
+	if c := w[end-1]; end < 3 || isVowelLetter(c) || c == 'y' || c == 'l' || c == 'r' || c == 'h' || c == 'w' {
+		return w, ""
+	}
+	if strings.HasSuffix(w[:end], "ng") {
+		return w[:end], "ɡᵊl" + z // the ng rule reads ŋ alone: jangle ʤˈæŋɡᵊl
+	}
+	return w[:end], "ᵊl" + z
+}
+
+// edEnding cuts off -ed after a consonant: ɪd after t or d, t after a voiceless sound, d
+// otherwise. The stem and the ending's phonemes, or w and "".
+func edEnding(w string, british bool) (string, string) {
+	n := len(w)
+	if n <= 4 || !strings.HasSuffix(w, "ed") || isVowelLetter(w[n-3]) {
+		return w, ""
+	}
+	switch {
+	case w[n-3] == 't' || w[n-3] == 'd':
+		if british {
+			return w[:n-2], "ɪd"
+		}
+		return w[:n-2], "ᵻd"
+	case strings.IndexByte("pkfsx", w[n-3]) >= 0 || strings.HasSuffix(w, "shed") || strings.HasSuffix(w, "ched"):
+		return w[:n-2], "t"
+	}
+	return w[:n-2], "d"
+}
+
+// spellStem reads a stem letter by letter, by the longest rule of ltsRules at each place but
+// where the word's end or its first vowel reads otherwise.
+func spellStem(w string, magicE, british bool) string {
+	var b strings.Builder
 	for i := 0; i < len(w); {
-		if w[i] == 'o' && i == len(w)-1 && i > 0 {
-			b.WriteString("O") // a final o is long: Woodco, Zermelo
+		if ps, ok := spellEnd(w, i, magicE); ok {
+			b.WriteString(ps)
 			break
 		}
-		if w[i] == 'i' && i == len(w)-1 && i > 0 && !isVowelLetter(w[i-1]) {
-			b.WriteString("i") // and a final i is i: Cardelli, utili
-			break
-		}
-		// Vowel, one consonant, final e: the vowel is long and the e silent.
-		if magicE && isVowelLetter(w[i]) && i+2 == len(w)-1 && w[len(w)-1] == 'e' && !isVowelLetter(w[i+1]) {
-			b.WriteString(longVowel[w[i]])
-			b.WriteString(ltsRules[string(w[i+1])])
-			break
-		}
-		// The first vowel, open (one consonant and a vowel follow): a u is long (UtiliCorp,
-		// Tukey), with a yod where the dialect has one.
-		if w[i] == 'u' && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) && !isVowelLetter(w[i+1]) &&
-			w[i+1] != 'r' && w[i+1] != 'x' && isVowelLetter(w[i+2]) {
-			switch {
-			case i == 0, strings.IndexByte("bcfghkmpv", w[i-1]) >= 0, british && strings.IndexByte("dnst", w[i-1]) >= 0:
-				b.WriteString("ju")
-			default:
-				b.WriteString("u")
-			}
+		if ps, ok := spellOpening(w, i, british); ok {
+			b.WriteString(ps)
 			i++
 			continue
 		}
-		if w[i] == 'e' && i == len(w)-1 && i > 0 {
-			break
-		}
-		if w[i:] == "ign" && i > 0 {
-			b.WriteString("In") // align, xalign
-			break
-		}
-		if i == 0 && w[0] == 'x' && len(w) > 1 && isVowelLetter(w[1]) {
-			b.WriteString("z") // xalign, xenon
-			i++
-			continue
-		}
-		matched := false
-		for n := 4; n >= 1; n-- {
-			if i+n > len(w) {
-				continue
-			}
-			if ps, ok := ltsRules[w[i:i+n]]; ok {
-				if n == 3 && w[i:i+n] == "que" && i+n < len(w) {
-					continue // que is k only at the end (antique); Queequeg is kwˈikwɛɡ
-				}
-				if n == 2 && ps == "əɹ" && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) && !isVowelLetter(w[i+2]) && w[i+2] != 'y' && w[i+2] != 'r' {
-					ps = "ɜɹ" // the first, stressed vowel: perlfunc, Zermelo, xterm
-				}
-				if n == 1 && w[i] == 'n' && i+1 < len(w) && (strings.IndexByte("kqx", w[i+1]) >= 0 ||
-					w[i+1] == 'c' && (i+2 == len(w) || strings.IndexByte("eiy", w[i+2]) < 0)) {
-					ps = "ŋ" // before a k sound: perlfunc, symlink, unclick
-				}
-				if n == 1 && w[i] == 'y' && i > 0 {
-					ps = "i"
-					if i+1 < len(w) && !isVowelLetter(w[i+1]) && !isVowelLetter(w[i-1]) {
-						ps = "ɪ" // system, syslog
-					}
-				}
-				if n == 1 && w[i] == 's' && i == len(w)-1 && i > 0 && strings.IndexByte("bdglmnrvwe", w[i-1]) >= 0 {
-					ps = "z" // a final s after a voiced sound
-				}
-				if n == 1 && w[i] == 'c' && i+1 < len(w) && strings.IndexByte("eiy", w[i+1]) >= 0 {
-					ps = "s"
-				}
-				if n == 1 && w[i] == 'g' && i+1 < len(w) && strings.IndexByte("ei", w[i+1]) >= 0 && i > 0 {
-					ps = "ʤ"
-				}
-				b.WriteString(ps)
-				i += n
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			i++
-		}
+		ps, n := spellRule(w, i)
+		b.WriteString(ps)
+		i += max(n, 1)
 	}
-	return b.String() + suffix
+	return b.String()
+}
+
+// spellEnd reads the rest of w from i where it is a word's end that reads otherwise than by
+// its letters: a final o or i, a vowel with one consonant and a silent e, a final e, -ign.
+func spellEnd(w string, i int, magicE bool) (string, bool) {
+	n := len(w)
+	switch {
+	case w[i] == 'o' && i == n-1 && i > 0:
+		return "O", true // a final o is long: Woodco, Zermelo
+	case w[i] == 'i' && i == n-1 && i > 0 && !isVowelLetter(w[i-1]):
+		return "i", true // and a final i is i: Cardelli, utili
+	case magicE && isVowelLetter(w[i]) && i+2 == n-1 && w[n-1] == 'e' && !isVowelLetter(w[i+1]):
+		return longVowel[w[i]] + ltsRules[string(w[i+1])], true // the vowel long, the e silent
+	case w[i] == 'e' && i == n-1 && i > 0:
+		return "", true
+	case w[i:] == "ign" && i > 0:
+		return "In", true // align, xalign
+	}
+	return "", false
+}
+
+// spellOpening reads the letter at i where the word's beginning changes it: the first vowel,
+// an open u, is long, with a yod where the dialect has one (UtiliCorp, Tukey); an x before a
+// vowel at the start is z (xalign, xenon).
+func spellOpening(w string, i int, british bool) (string, bool) {
+	switch {
+	case w[i] == 'u' && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) && !isVowelLetter(w[i+1]) &&
+		w[i+1] != 'r' && w[i+1] != 'x' && isVowelLetter(w[i+2]):
+		if i == 0 || strings.IndexByte("bcfghkmpv", w[i-1]) >= 0 || british && strings.IndexByte("dnst", w[i-1]) >= 0 {
+			return "ju", true
+		}
+		return "u", true
+	case i == 0 && w[0] == 'x' && len(w) > 1 && isVowelLetter(w[1]):
+		return "z", true
+	}
+	return "", false
+}
+
+// spellRule reads the longest spelling of ltsRules at i: its phonemes and its length, 0 when
+// no rule matches the letter there.
+func spellRule(w string, i int) (string, int) {
+	for n := 4; n >= 1; n-- {
+		if i+n > len(w) {
+			continue
+		}
+		ps, ok := ltsRules[w[i:i+n]]
+		if !ok || n == 3 && w[i:i+n] == "que" && i+n < len(w) {
+			continue // que is k only at the end (antique); Queequeg is kwˈikwɛɡ
+		}
+		if n == 2 && ps == "əɹ" && !strings.ContainsAny(w[:i], "aeiouy") && i+2 < len(w) &&
+			!isVowelLetter(w[i+2]) && w[i+2] != 'y' && w[i+2] != 'r' {
+			ps = "ɜɹ" // the first, stressed vowel: perlfunc, Zermelo, xterm
+		}
+		if n == 1 {
+			ps = letterInContext(w, i, ps)
+		}
+		return ps, n
+	}
+	return "", 0
+}
+
+// letterInContext is the sound of the letter at i, ps by its rule, where the letters around it
+// change it.
+func letterInContext(w string, i int, ps string) string {
+	n := len(w)
+	switch c := w[i]; {
+	case c == 'n' && i+1 < n && (strings.IndexByte("kqx", w[i+1]) >= 0 ||
+		w[i+1] == 'c' && (i+2 == n || strings.IndexByte("eiy", w[i+2]) < 0)):
+		return "ŋ" // before a k sound: perlfunc, symlink, unclick
+	case c == 'y' && i > 0:
+		if i+1 < n && !isVowelLetter(w[i+1]) && !isVowelLetter(w[i-1]) {
+			return "ɪ" // system, syslog
+		}
+		return "i"
+	case c == 's' && i == n-1 && i > 0 && strings.IndexByte("bdglmnrvwe", w[i-1]) >= 0:
+		return "z" // a final s after a voiced sound
+	case c == 'c' && i+1 < n && strings.IndexByte("eiy", w[i+1]) >= 0:
+		return "s"
+	case c == 'g' && i+1 < n && strings.IndexByte("ei", w[i+1]) >= 0 && i > 0:
+		return "ʤ"
+	}
+	return ps
 }
 
 // demoteClash drops a secondary stress that follows the primary with no unstressed syllable

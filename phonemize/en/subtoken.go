@@ -15,123 +15,128 @@ func subtokenize(word string) []string {
 
 // splitSubtokens is subtokenize without its shortcut for plain words.
 func splitSubtokens(word string) []string {
-	rs := []rune(word)
-	n := len(rs)
+	rs := subtokenRunes([]rune(word))
 	var out []string
-	isQ := func(r rune) bool { return r == '\'' || r == '‘' || r == '’' }
-	isL := unicode.IsLetter
-	isLu := unicode.IsUpper
-	isLl := unicode.IsLower
-	isD := unicode.IsDigit
-	// letters matches \p{L}+(?:['‘’]\p{L})* from i and returns the end, or -1.
-	letters := func(i int) int {
-		j := i
-		for j < n && isL(rs[j]) {
-			j++
-		}
-		if j == i {
-			return -1
-		}
-		for j+1 < n && isQ(rs[j]) && isL(rs[j+1]) {
-			j += 2
-		}
-		return j
-	}
-	// number matches (?:^-)?(?:\d?[,.]?\d)+ from i and returns the end, or -1.
-	number := func(i int) int {
-		try := func(j int) int {
-			start := j
-			for j < n {
-				switch {
-				case isD(rs[j]):
-					j++
-				case (rs[j] == ',' || rs[j] == '.') && j+1 < n && isD(rs[j+1]) && (j == start || isD(rs[j-1])):
-					j += 2
-				default:
-					return ifPos(j > start, j)
-				}
-			}
-			return ifPos(j > start, j)
-		}
-		if i == 0 && rs[0] == '-' {
-			if e := try(1); e > 0 {
-				return e
-			}
-		}
-		return try(i)
-	}
-	// camel matches \p{L}*?(?:['‘’]\p{L})*?\p{Ll}(?=\p{Lu}): the shortest letter run (inner
-	// apostrophes allowed only after the plain letters) ending in a lower-case letter that
-	// an upper-case one follows.
-	camel := func(i int) int {
-		for a := i; a < n; a++ { // a: end of the plain-letter part
-			if a > i && !isL(rs[a-1]) {
-				break
-			}
-			for b := a; ; b += 2 { // b: end of the apostrophe-letter pairs
-				if b+1 < n && isLl(rs[b]) && isLu(rs[b+1]) {
-					return b + 1
-				}
-				if !(b+1 < n && isQ(rs[b]) && isL(rs[b+1])) {
-					break
-				}
-			}
-		}
-		return -1
-	}
-	for i := 0; i < n; {
-		r := rs[i]
-		end := -1
-		switch {
-		case i == 0 && isQ(r):
-			end = i
-			for end < n && isQ(rs[end]) {
-				end++
-			}
-		case isLu(r) && i+2 < n && isLu(rs[i+1]) && isLl(rs[i+2]):
-			end = i + 1
-		}
-		if end < 0 && (isD(r) || r == ',' || r == '.' || (i == 0 && r == '-')) {
-			end = number(i)
-		}
-		if end < 0 && (r == '-' || r == '_') {
-			end = i
-			for end < n && (rs[end] == '-' || rs[end] == '_') {
-				end++
-			}
-		}
-		if end < 0 && isQ(r) && i+1 < n && isQ(rs[i+1]) {
-			end = i
-			for end < n && isQ(rs[end]) {
-				end++
-			}
-		}
-		if end < 0 && (isL(r) || isQ(r)) {
-			end = camel(i)
-		}
-		if end < 0 && isL(r) {
-			end = letters(i)
-		}
-		if end < 0 && !isL(r) && !isQ(r) && !isD(r) && r != '-' && r != '_' {
-			end = i + 1
-		}
-		if end < 0 && isQ(r) {
-			j := i
-			for j < n && isQ(rs[j]) {
-				j++
-			}
-			if j == n {
-				end = n
-			}
-		}
+	for i := 0; i < len(rs); {
+		end := rs.end(i)
 		if end <= i {
-			i++
+			i++ // no pattern matches here: the rune is dropped
 			continue
 		}
 		out = append(out, string(rs[i:end]))
 		i = end
 	}
 	return out
+}
+
+// subtokenRunes is a word being split into sub-tokens.
+type subtokenRunes []rune
+
+func isQuote(r rune) bool { return r == '\'' || r == '‘' || r == '’' }
+
+func isDash(r rune) bool { return r == '-' || r == '_' }
+
+// end is where the sub-token that starts at i ends, by the first of the reference's patterns
+// that matches there; i or less where none does.
+func (rs subtokenRunes) end(i int) int {
+	r, n := rs[i], len(rs)
+	isL, isD := unicode.IsLetter, unicode.IsDigit
+	switch {
+	case i == 0 && isQuote(r):
+		return rs.run(i, isQuote) // leading quotes
+	case unicode.IsUpper(r) && i+2 < n && unicode.IsUpper(rs[i+1]) && unicode.IsLower(rs[i+2]):
+		return i + 1 // the last capital of an acronym before a word: XMLHttp
+	}
+	end := -1
+	if isD(r) || r == ',' || r == '.' || (i == 0 && r == '-') {
+		end = rs.number(i)
+	}
+	if end < 0 && isDash(r) {
+		end = rs.run(i, isDash)
+	}
+	if end < 0 && isQuote(r) && i+1 < n && isQuote(rs[i+1]) {
+		end = rs.run(i, isQuote)
+	}
+	if end < 0 && (isL(r) || isQuote(r)) {
+		end = rs.camel(i)
+	}
+	if end < 0 && isL(r) {
+		end = rs.letters(i)
+	}
+	if end < 0 && !isL(r) && !isQuote(r) && !isD(r) && !isDash(r) {
+		end = i + 1
+	}
+	if end < 0 && isQuote(r) && rs.run(i, isQuote) == n {
+		end = n // trailing quotes
+	}
+	return end
+}
+
+// run is the end of the run of runes from i that is() accepts.
+func (rs subtokenRunes) run(i int, is func(rune) bool) int {
+	for i < len(rs) && is(rs[i]) {
+		i++
+	}
+	return i
+}
+
+// letters matches \p{L}+(?:['‘’]\p{L})* from i and returns the end, or -1.
+func (rs subtokenRunes) letters(i int) int {
+	j := rs.run(i, unicode.IsLetter)
+	if j == i {
+		return -1
+	}
+	for j+1 < len(rs) && isQuote(rs[j]) && unicode.IsLetter(rs[j+1]) {
+		j += 2
+	}
+	return j
+}
+
+// number matches (?:^-)?(?:\d?[,.]?\d)+ from i and returns the end, or -1.
+func (rs subtokenRunes) number(i int) int {
+	if i == 0 && rs[0] == '-' {
+		if e := rs.digits(1); e > 0 {
+			return e
+		}
+	}
+	return rs.digits(i)
+}
+
+// digits matches (?:\d?[,.]?\d)+ from start and returns the end, or -1.
+func (rs subtokenRunes) digits(start int) int {
+	j, n := start, len(rs)
+	for j < n {
+		switch {
+		case unicode.IsDigit(rs[j]):
+			j++
+		case (rs[j] == ',' || rs[j] == '.') && j+1 < n && unicode.IsDigit(rs[j+1]) && (j == start || unicode.IsDigit(rs[j-1])):
+			j += 2
+		default:
+			return ifPos(j > start, j)
+		}
+	}
+	return ifPos(j > start, j)
+}
+
+// camel matches \p{L}*?(?:['‘’]\p{L})*?\p{Ll}(?=\p{Lu}) from i: the shortest letter run (inner
+// apostrophes allowed only after the plain letters) ending in a lower-case letter that an
+// upper-case one follows. It returns the end, or -1.
+func (rs subtokenRunes) camel(i int) int {
+	n := len(rs)
+	for a := i; a < n; a++ { // a: end of the plain-letter part
+		if a > i && !unicode.IsLetter(rs[a-1]) {
+			break
+		}
+		for b := a; ; b += 2 { // b: end of the apostrophe-letter pairs
+			if b+1 < n && unicode.IsLower(rs[b]) && unicode.IsUpper(rs[b+1]) {
+				return b + 1
+			}
+			if !(b+1 < n && isQuote(rs[b]) && unicode.IsLetter(rs[b+1])) {
+				break
+			}
+		}
+	}
+	return -1
 }
 
 func ifPos(ok bool, v int) int {

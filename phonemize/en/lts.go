@@ -184,31 +184,10 @@ func splitAlnum(s string) []string {
 
 func (l *letterToSound) word(w string) string {
 	if name := ltsSymbols[[]rune(w)[0]]; name != "" {
-		var parts []string
-		for _, x := range strings.Fields(name) {
-			parts = append(parts, l.known(x))
-		}
-		return strings.Join(parts, " ")
+		return l.symbolWord(name)
 	}
 	if w[0] >= '0' && w[0] <= '9' {
-		var spelled string
-		if w[0] == '0' || len(w) > 4 {
-			for _, c := range w {
-				spelled += ones[c-'0'] + " "
-			}
-		} else {
-			spelled = cardinalWords(w)
-		}
-		var parts []string
-		for _, x := range nonAZRe.Split(spelled, -1) {
-			if x == "and" || x == "" {
-				continue
-			}
-			if ps := l.numberWord(x); ps != "" {
-				parts = append(parts, ps)
-			}
-		}
-		return strings.Join(parts, " ")
+		return l.digitWord(w)
 	}
 	w = strings.Trim(w, "'")
 	if w == "" {
@@ -218,16 +197,7 @@ func (l *letterToSound) word(w string) string {
 		return ps
 	}
 	lw := strings.ToLower(w)
-	if ps, ok := espeakAbbrevs[lw]; ok {
-		return ps
-	}
-	if ps, ok := espeakExpansions[lw]; ok {
-		if l.british {
-			return ps[1]
-		}
-		return ps[0]
-	}
-	if ps, ok := espeakWords[lw]; ok {
+	if ps, ok := l.listed(lw); ok {
 		return ps
 	}
 	if len(w) <= 4 && w == strings.ToUpper(w) || !strings.ContainsAny(lw, "aeiouy") {
@@ -244,25 +214,82 @@ func (l *letterToSound) word(w string) string {
 		}
 		return roman + " " + l.word(strconv.Itoa(v))
 	}
-	if n := spelledOnset(lw); n > 0 && l.cmu.lookup(lw, l.british) == "" {
-		// Letters no English word begins with are spelled, and the rest read as a word, as
-		// espeak-ng does (gzip: ʤˈi zˈɪp written together, dhclient, xcenter); a rest of two
-		// letters or fewer is spelled too (tty, rpy).
-		if len(lw)-n <= 2 {
-			if ps := l.spell(w); ps != "" {
-				return ps
-			}
-		} else if sp := l.spell(w[:n]); sp != "" {
-			if rest := l.word(w[n:]); rest != "" {
-				return sp + rest
-			}
-		}
+	if ps := l.onsetSpelled(w, lw); ps != "" {
+		return ps
 	}
 	ps := demoteClash(l.unknown(lw))
 	if l.british && strings.HasSuffix(ps, "iː") && !stressedLast(ps) {
 		ps = strings.TrimSuffix(ps, "ː") // happY: an unstressed final i is short
 	}
 	return ps
+}
+
+// symbolWord reads a symbol by the words of its name.
+func (l *letterToSound) symbolWord(name string) string {
+	var parts []string
+	for _, x := range strings.Fields(name) {
+		parts = append(parts, l.known(x))
+	}
+	return strings.Join(parts, " ")
+}
+
+// digitWord reads a run of digits: digit by digit when it starts with 0 or is longer than
+// four digits, else as a number without its "and"s.
+func (l *letterToSound) digitWord(w string) string {
+	var spelled string
+	if w[0] == '0' || len(w) > 4 {
+		for _, c := range w {
+			spelled += ones[c-'0'] + " "
+		}
+	} else {
+		spelled = cardinalWords(w)
+	}
+	var parts []string
+	for _, x := range nonAZRe.Split(spelled, -1) {
+		if x == "and" || x == "" {
+			continue
+		}
+		if ps := l.numberWord(x); ps != "" {
+			parts = append(parts, ps)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// listed is espeak-ng's reading of a lower-case word from its lists: abbreviations, words it
+// expands, and words it reads otherwise than its rules.
+func (l *letterToSound) listed(lw string) (string, bool) {
+	if ps, ok := espeakAbbrevs[lw]; ok {
+		return ps, true
+	}
+	if ps, ok := espeakExpansions[lw]; ok {
+		if l.british {
+			return ps[1], true
+		}
+		return ps[0], true
+	}
+	ps, ok := espeakWords[lw]
+	return ps, ok
+}
+
+// onsetSpelled spells the letters no English word begins with and reads the rest as a word, as
+// espeak-ng does (gzip: ʤˈi zˈɪp written together, dhclient, xcenter); a rest of two letters or
+// fewer is spelled too (tty, rpy). "" for a word the pronunciation dictionary has, or one
+// whose onset is English.
+func (l *letterToSound) onsetSpelled(w, lw string) string {
+	n := spelledOnset(lw)
+	if n <= 0 || l.cmu.lookup(lw, l.british) != "" {
+		return ""
+	}
+	if len(lw)-n <= 2 {
+		return l.spell(w)
+	}
+	if sp := l.spell(w[:n]); sp != "" {
+		if rest := l.word(w[n:]); rest != "" {
+			return sp + rest
+		}
+	}
+	return ""
 }
 
 // romanValue is the value of a lower-case Roman numeral of two or more of the letters i, v
@@ -426,44 +453,63 @@ func (l *letterToSound) base(w string) string {
 // a restored e or an undoubled consonant), and the common derivations -ly, -er, -ness, -less,
 // -ment, -ful, -able.
 func (l *letterToSound) derived(w string) string {
-	lx := l.lx
-	try := func(suffix string, stems ...string) string {
-		if !strings.HasSuffix(w, suffix) {
-			return ""
-		}
-		for _, s := range stems {
-			if ps := l.base(s); ps != "" {
-				return ps
-			}
-		}
+	if ps := l.inflected(w); ps != "" {
+		return ps
+	}
+	if ps := l.ization(w); ps != "" {
+		return ps
+	}
+	return l.suffixed(w)
+}
+
+// stemFor is the reading of the first of stems that is a known word, when w ends in suffix; ""
+// otherwise.
+func (l *letterToSound) stemFor(w, suffix string, stems ...string) string {
+	if !strings.HasSuffix(w, suffix) {
 		return ""
 	}
-	cut := func(n int) string { return w[:max(len(w)-n, 0)] }
-	if ps := try("'s", cut(2)); ps != "" {
-		return lx.suffixS(ps)
-	}
-	if ps := try("ies", cut(3)+"y"); ps != "" {
-		return lx.suffixS(ps)
-	}
-	if ps := try("es", cut(2)); ps != "" && strings.ContainsRune("szʃʒʧʤ", lastRune(ps)) {
-		return lx.suffixS(ps)
-	}
-	if ps := try("s", cut(1)); ps != "" && !strings.HasSuffix(w, "ss") {
-		return lx.suffixS(ps)
-	}
-	if ps := try("ied", cut(3)+"y"); ps != "" {
-		return lx.suffixED(ps)
-	}
-	if ps := try("ed", cut(2), cut(1), undouble(cut(2))); ps != "" {
-		return lx.suffixED(ps)
-	}
-	if ps := try("ing", cut(3), cut(3)+"e", undouble(cut(3))); ps != "" {
-		if ing := lx.suffixING(ps); ing != "" {
-			return ing
+	for _, s := range stems {
+		if ps := l.base(s); ps != "" {
+			return ps
 		}
 	}
+	return ""
+}
+
+// cutEnd is w without its last n letters.
+func cutEnd(w string, n int) string { return w[:max(len(w)-n, 0)] }
+
+// inflected reads w as a known word with -'s, -s, -es, -ed or -ing.
+func (l *letterToSound) inflected(w string) string {
+	lx := l.lx
+	if ps := l.stemFor(w, "'s", cutEnd(w, 2)); ps != "" {
+		return lx.suffixS(ps)
+	}
+	if ps := l.stemFor(w, "ies", cutEnd(w, 3)+"y"); ps != "" {
+		return lx.suffixS(ps)
+	}
+	if ps := l.stemFor(w, "es", cutEnd(w, 2)); ps != "" && strings.ContainsRune("szʃʒʧʤ", lastRune(ps)) {
+		return lx.suffixS(ps)
+	}
+	if ps := l.stemFor(w, "s", cutEnd(w, 1)); ps != "" && !strings.HasSuffix(w, "ss") {
+		return lx.suffixS(ps)
+	}
+	if ps := l.stemFor(w, "ied", cutEnd(w, 3)+"y"); ps != "" {
+		return lx.suffixED(ps)
+	}
+	if ps := l.stemFor(w, "ed", cutEnd(w, 2), cutEnd(w, 1), undouble(cutEnd(w, 2))); ps != "" {
+		return lx.suffixED(ps)
+	}
+	if ps := l.stemFor(w, "ing", cutEnd(w, 3), cutEnd(w, 3)+"e", undouble(cutEnd(w, 3))); ps != "" {
+		return lx.suffixING(ps) // "" where -ing does not attach
+	}
+	return ""
+}
+
+// ization reads -isation and -ization on a known -ize stem, which loses its stress to -ation:
+// authorization, ˌ…Izˈeɪʃən.
+func (l *letterToSound) ization(w string) string {
 	for _, suffix := range []string{"isation", "ization", "isations", "izations"} {
-		// The -ize stem loses its stress to -ation: authorization, ˌ…Izˈeɪʃən.
 		if !strings.HasSuffix(w, suffix) {
 			continue
 		}
@@ -481,6 +527,12 @@ func (l *letterToSound) derived(w string) string {
 			return ps
 		}
 	}
+	return ""
+}
+
+// suffixed reads w as a known word with a derivational suffix: -ly, -ness, -less, -ment, -ful,
+// -er(s), -able, -est.
+func (l *letterToSound) suffixed(w string) string {
 	r := "ɹ"
 	if l.british {
 		r = ""
@@ -489,9 +541,10 @@ func (l *letterToSound) derived(w string) string {
 		{"ly", "li"}, {"ness", "nəs"}, {"less", "ləs"}, {"ment", "mənt"}, {"ful", "fəl"},
 		{"ers", "əɹz"}, {"er", "əɹ"}, {"able", "əbᵊl"}, {"est", "ɪst"},
 	} {
-		ps := try(d.suffix, cut(len(d.suffix)), undouble(cut(len(d.suffix))))
+		n := len(d.suffix)
+		ps := l.stemFor(w, d.suffix, cutEnd(w, n), undouble(cutEnd(w, n)))
 		if ps == "" && strings.HasSuffix(d.suffix, "ly") {
-			ps = try(d.suffix, cut(3)+"y") // happily
+			ps = l.stemFor(w, d.suffix, cutEnd(w, 3)+"y") // happily
 		}
 		if ps != "" {
 			return ps + strings.ReplaceAll(d.ps, "ɹ", r)

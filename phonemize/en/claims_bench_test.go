@@ -13,7 +13,7 @@ import (
 // BenchmarkLexiconReaders backs lexjson.go's claim: the direct scanner (parseDict) against the
 // general encoding/json reader (decodeDict) on the four lexicon files, side by side.
 //
-//	go test -run '^$' -bench LexiconReaders -benchtime 1x -v ./phonemize/
+//	go test -run '^$' -bench LexiconReaders -benchtime 1x -v ./phonemize/en/
 func BenchmarkLexiconReaders(b *testing.B) {
 	a := testenv.Assets(b)
 	var files [][]byte

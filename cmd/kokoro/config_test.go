@@ -1,42 +1,18 @@
 package main
 
 import (
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
-)
 
-const (
-	readmeTableStart = "<!-- configuration table: generated from cmd/kokoro/config.go -->\n"
-	readmeTableEnd   = "<!-- end of the configuration table -->"
+	"github.com/kokoro-sm/kokoro/workflow"
 )
-
-// The README's configuration table is the one in config.go: a setting added, renamed or given a
-// new default there fails this test until the README says so too.
-func TestREADMEConfigurationTable(t *testing.T) {
-	t.Parallel()
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	i, j := strings.Index(readme, readmeTableStart), strings.Index(readme, readmeTableEnd)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no configuration table between %q and %q", readmeTableStart, readmeTableEnd)
-	}
-	want := markdownTable(serveSettings, engineSettings)
-	if got := readme[i+len(readmeTableStart) : j]; got != want {
-		t.Errorf("README.md's configuration table differs from config.go; it should read:\n%s", want)
-	}
-}
 
 // Every flag of `kokoro serve` comes from a row of the table, and every row with a flag is one.
 func TestServeFlagsAreTheTable(t *testing.T) {
 	t.Parallel()
 	rows := map[string]bool{}
-	for _, set := range [][]setting{serveSettings, engineSettings} {
+	for _, set := range [][]workflow.Setting{workflow.ServeSettings(), workflow.EngineSettings()} {
 		for _, s := range set {
 			if s.Flag != "" {
 				rows[s.Flag] = true

@@ -3,7 +3,6 @@ package workflow
 import (
 	"fmt"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -14,27 +13,21 @@ import (
 // EngineEnv is an in-process server's configuration as the container environment that would
 // set it: the settings that decide its speed as much as the machine does. It goes into the
 // fingerprint of what the server measures (`bench qmax --self`, `kokoro emulate --serve`) the
-// way a SageMaker endpoint's container environment does. The shape is recorded as the engine
-// resolves it (the adaptive default is slots 0 in the flags), so that two runs of different
-// shapes never share a fingerprint.
+// way a SageMaker endpoint's container environment does. Every engine row of the table with a
+// Fingerprint is in it, and the admission bound; the shape is recorded as the engine resolves
+// it (the adaptive default is slots 0 in the flags), so that two runs of different shapes never
+// share a fingerprint.
 func EngineEnv(e tts.LoadConfig, maxQueueDepth int) map[string]string {
-	env := func(flag string) string { return LookupSetting(flag).Env }
 	provider, _ := model.ParseProvider(e.Provider)
 	shape, cores := e.Shape(provider, e.Assets.ORTLib, runtime.NumCPU())
-	return map[string]string{
-		env("slots"):               strconv.Itoa(len(shape)),
-		env("threads"):             strconv.Itoa(slices.Max(shape)),
-		env("provider"):            e.Provider,
-		env("max-queue-depth"):     strconv.Itoa(maxQueueDepth),
-		env("first-chunk-max-ids"): strconv.Itoa(e.FirstChunkMaxIDs),
-		env("max-chunk-ids"):       strconv.Itoa(e.MaxChunkIDs),
-		env("slot-threads"):        FormatInts(shape),
-		env("cores"):               strconv.Itoa(cores),
-		env("first-chunk-min-ids"): strconv.Itoa(e.FirstChunkMinIDs),
-		env("chunk-ramp"):          strconv.FormatFloat(e.Ramp, 'g', -1, 64),
-		env("first-chunk-at"):      e.FirstChunkAt.String(),
-		env("chunk-context"):       ToggleText(e.ChunkContext),
+	r := Resolved{Config: e, Shape: shape, Cores: cores}
+	env := map[string]string{LookupSetting("max-queue-depth").Env: strconv.Itoa(maxQueueDepth)}
+	for _, s := range EngineSettings() {
+		if s.Fingerprint != nil {
+			env[s.Env] = s.Fingerprint(r)
+		}
 	}
+	return env
 }
 
 // ParseInts reads a list of positive integers separated by commas ("2,1,1"); empty is none.

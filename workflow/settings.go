@@ -2,10 +2,13 @@ package workflow
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/tts"
 )
 
 // Setting is one row of the configuration table: a flag, the environment variable that sets its
@@ -19,48 +22,89 @@ type Setting struct {
 	Default any    // typed default; nil when it is found at run time (Shown says how)
 	Shown   string // the default as the table shows it; "" = Default printed
 	Meaning string
+
+	// Fingerprint writes an engine setting's value as the engine resolves it on this machine,
+	// for the fingerprint of what an in-process server measures (EngineEnv): two runs that
+	// differ in it never share a benchmark artifact's slug. NotFingerprinted says instead why
+	// a row stays out of it; every engine row has one of the two.
+	Fingerprint      func(Resolved) string
+	NotFingerprinted string
 }
+
+// Resolved is an engine configuration as the engine resolves it on this machine: the slot
+// shape the adaptive default (slots 0) becomes, and the cores the slots share.
+type Resolved struct {
+	Config tts.LoadConfig
+	Shape  []int
+	Cores  int
+}
+
+// assetPath is why the asset paths stay out of the fingerprint.
+const assetPath = "a path on this machine: the model file is fingerprinted by its SHA-256, the runtime by the build and host"
 
 // EngineSettings are the rows that configure the synthesis engine (tts.LoadConfig).
 func EngineSettings() []Setting {
 	return []Setting{
-		{Flag: "model", Env: "KOKORO_MODEL", Shown: "$KOKORO_ASSETS/model/model.onnx", Meaning: "ONNX model file"},
-		{Flag: "voices-dir", Env: "KOKORO_VOICES", Shown: "$KOKORO_ASSETS/voices", Meaning: "voice packs directory"},
-		{Flag: "lexicon-dir", Env: "KOKORO_LEXICON", Shown: "$KOKORO_ASSETS/lexicon", Meaning: "lexicon directory"},
-		{Flag: "ort-lib", Env: "KOKORO_ORT_LIB", Shown: "$KOKORO_ASSETS/lib/libonnxruntime.so.1", Meaning: "libonnxruntime.so"},
+		{Flag: "model", Env: "KOKORO_MODEL", Shown: "$KOKORO_ASSETS/model/model.onnx", Meaning: "ONNX model file",
+			NotFingerprinted: assetPath},
+		{Flag: "voices-dir", Env: "KOKORO_VOICES", Shown: "$KOKORO_ASSETS/voices", Meaning: "voice packs directory",
+			NotFingerprinted: assetPath},
+		{Flag: "lexicon-dir", Env: "KOKORO_LEXICON", Shown: "$KOKORO_ASSETS/lexicon", Meaning: "lexicon directory",
+			NotFingerprinted: assetPath},
+		{Flag: "ort-lib", Env: "KOKORO_ORT_LIB", Shown: "$KOKORO_ASSETS/lib/libonnxruntime.so.1", Meaning: "libonnxruntime.so",
+			NotFingerprinted: assetPath},
 		{Env: "KOKORO_ASSETS", Shown: "assets/ in the working directory, a parent, or beside the binary",
-			Meaning: "the directory the model, voices, lexicon and ONNX Runtime paths default to"},
-		{Flag: "provider", Env: "PROVIDER", Default: "auto", Meaning: "execution provider: auto, cpu or cuda"},
+			Meaning:          "the directory the model, voices, lexicon and ONNX Runtime paths default to",
+			NotFingerprinted: assetPath},
+		{Flag: "provider", Env: "PROVIDER", Default: "auto", Meaning: "execution provider: auto, cpu or cuda",
+			Fingerprint: func(r Resolved) string { return r.Config.Provider }},
 		{Flag: "slots", Env: "SLOTS", Default: 0,
-			Meaning: "model slots: independent sessions run in parallel; 0 = adaptive: on CPU one session on all cores for a lone request beside one per core (two threads each above 4 cores) for a busy queue, on CUDA 2"},
-		{Flag: "threads", Env: "THREADS", Default: 0, Meaning: "intra-op threads per slot on CPU with --slots N; 0 = cores/slots"},
+			Meaning:     "model slots: independent sessions run in parallel; 0 = adaptive: on CPU one session on all cores for a lone request beside one per core (two threads each above 4 cores) for a busy queue, on CUDA 2",
+			Fingerprint: func(r Resolved) string { return strconv.Itoa(len(r.Shape)) }},
+		{Flag: "threads", Env: "THREADS", Default: 0, Meaning: "intra-op threads per slot on CPU with --slots N; 0 = cores/slots",
+			Fingerprint: func(r Resolved) string { return strconv.Itoa(slices.Max(r.Shape)) }},
 		{Flag: "slot-threads", Env: "SLOT_THREADS", Default: "", Shown: "none",
-			Meaning: "each slot's intra-op threads, e.g. 2,1,1 (what kokoro tune prints); replaces --slots and --threads, the slots share --cores"},
+			Meaning:     "each slot's intra-op threads, e.g. 2,1,1 (what kokoro tune prints); replaces --slots and --threads, the slots share --cores",
+			Fingerprint: func(r Resolved) string { return FormatInts(r.Shape) }},
 		{Flag: "cores", Env: "CORES", Default: 0,
-			Meaning: "cores the adaptive or --slot-threads slots share: a slot runs only when its threads fit in the cores left; 0 = all CPUs"},
+			Meaning:     "cores the adaptive or --slot-threads slots share: a slot runs only when its threads fit in the cores left; 0 = all CPUs",
+			Fingerprint: func(r Resolved) string { return strconv.Itoa(r.Cores) }},
 		{Flag: "cpu-arena", Env: "ORT_CPU_ARENA", Default: "auto",
-			Meaning: "ONNX Runtime's CPU memory arena, one shared by all slots: auto (on), on or off (less memory held, more CPU per chunk)"},
+			Meaning:     "ONNX Runtime's CPU memory arena, one shared by all slots: auto (on), on or off (less memory held, more CPU per chunk)",
+			Fingerprint: func(r Resolved) string { return ToggleText(r.Config.Session.CPUArena) }},
 		{Flag: "spinning", Env: "ORT_SPINNING", Default: "auto",
-			Meaning: "intra-op threads spin between parallel sections: auto (only with a single slot), on or off"},
-		{Flag: "graph-opt", Env: "ORT_GRAPH_OPT", Default: "all", Meaning: "ONNX Runtime graph optimization level: none, basic, extended or all"},
-		{Flag: "max-text-chars", Env: "MAX_TEXT_CHARS", Default: 10000, Meaning: "longest accepted text in characters; 0 = unlimited"},
+			Meaning:     "intra-op threads spin between parallel sections: auto (only with a single slot), on or off",
+			Fingerprint: func(r Resolved) string { return ToggleText(r.Config.Session.Spinning) }},
+		{Flag: "graph-opt", Env: "ORT_GRAPH_OPT", Default: "all", Meaning: "ONNX Runtime graph optimization level: none, basic, extended or all",
+			Fingerprint: func(r Resolved) string { return r.Config.Session.GraphOpt }},
+		{Flag: "max-text-chars", Env: "MAX_TEXT_CHARS", Default: 10000, Meaning: "longest accepted text in characters; 0 = unlimited",
+			Fingerprint: func(r Resolved) string { return strconv.Itoa(r.Config.MaxTextChars) }},
 		{Flag: "first-chunk-max-ids", Env: "FIRST_CHUNK_MAX_IDS", Default: 0,
-			Meaning: "most phoneme ids in the first chunk (a longer first phrase is cut between words); 0 = the chunker's default, 80"},
+			Meaning:     "most phoneme ids in the first chunk (a longer first phrase is cut between words); 0 = the chunker's default, 80",
+			Fingerprint: func(r Resolved) string { return strconv.Itoa(r.Config.FirstChunkMaxIDs) }},
 		{Flag: "first-chunk-min-ids", Env: "FIRST_CHUNK_MIN_IDS", Default: 0,
-			Meaning: "fewest phoneme ids before punctuation may end the first chunk, which is the text's first phrase while the slots keep up; 0 = the chunker's default, 12"},
+			Meaning:     "fewest phoneme ids before punctuation may end the first chunk, which is the text's first phrase while the slots keep up; 0 = the chunker's default, 12",
+			Fingerprint: func(r Resolved) string { return strconv.Itoa(r.Config.FirstChunkMinIDs) }},
 		{Flag: "first-chunk-at", Env: "FIRST_CHUNK_AT", Default: "punctuation",
-			Meaning: "weakest boundary the first chunk may end on: punctuation; phrase (also before a word such as and, at, which); word (also between two words that do not split a phrase); auto (word for a request that finds the engine idle and --chunk-context on, else punctuation). phrase and word make first audio earlier (README, Performance); their --first-chunk-max-ids default is 30"},
+			Meaning:     "weakest boundary the first chunk may end on: punctuation; phrase (also before a word such as and, at, which); word (also between two words that do not split a phrase); auto (word for a request that finds the engine idle and --chunk-context on, else punctuation). phrase and word make first audio earlier (README, Performance); their --first-chunk-max-ids default is 30",
+			Fingerprint: func(r Resolved) string { return r.Config.FirstChunkAt.String() }},
 		{Flag: "chunk-context", Env: "CHUNK_CONTEXT", Default: "auto",
-			Meaning: "for a request that finds the engine idle, a chunk cut between two words is synthesized with the word across the cut and its audio cut in the space between, where the model tells where each phoneme's audio lies (Kokoro's exports do): auto or on, or off"},
+			Meaning:     "for a request that finds the engine idle, a chunk cut between two words is synthesized with the word across the cut and its audio cut in the space between, where the model tells where each phoneme's audio lies (Kokoro's exports do): auto or on, or off",
+			Fingerprint: func(r Resolved) string { return ToggleText(r.Config.ChunkContext) }},
 		{Flag: "max-chunk-ids", Env: "MAX_CHUNK_IDS", Default: 0,
-			Meaning: "phoneme ids in later chunks, times the speed under 1; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA"},
+			Meaning:     "phoneme ids in later chunks, times the speed under 1; 0 = 200 on CPU (finer scheduling, same real-time factor), 510 on CUDA",
+			Fingerprint: func(r Resolved) string { return strconv.Itoa(r.Config.MaxChunkIDs) }},
 		{Flag: "chunk-ramp", Env: "CHUNK_RAMP", Default: 0.0,
-			Meaning: "a later chunk has at most this many times the ids before it, so it is ready before they have played; 0 = cut to what the model, at its measured speed, makes while the audio before it plays; below 0 = no ramp"},
-		{Flag: "default-voice", Env: "DEFAULT_VOICE", Default: api.DefaultVoice, Meaning: "voice used when a request names none"},
+			Meaning:     "a later chunk has at most this many times the ids before it, so it is ready before they have played; 0 = cut to what the model, at its measured speed, makes while the audio before it plays; below 0 = no ramp",
+			Fingerprint: func(r Resolved) string { return strconv.FormatFloat(r.Config.Ramp, 'g', -1, 64) }},
+		{Flag: "default-voice", Env: "DEFAULT_VOICE", Default: api.DefaultVoice, Meaning: "voice used when a request names none",
+			Fingerprint: func(r Resolved) string { return r.Config.DefaultVoice }},
 		{Flag: "espeak", Env: "KOKORO_ESPEAK", Default: "", Shown: "espeak-ng on PATH",
-			Meaning: "espeak-ng for words no lexicon knows: empty = from PATH, off, or a path"},
+			Meaning:     "espeak-ng for words no lexicon knows: empty = from PATH, off, or a path",
+			Fingerprint: func(r Resolved) string { return r.Config.Espeak }},
 		{Flag: "preload-langs", Env: "PRELOAD_LANGS", Default: "",
-			Meaning: "languages whose dictionaries are read during the warm-up instead of by their first request, e.g. ja,zh (Japanese takes about 5 s and 141 MB, Mandarin 1 s and 36 MB); empty = on first use"},
+			Meaning:     "languages whose dictionaries are read during the warm-up instead of by their first request, e.g. ja,zh (Japanese takes about 5 s and 141 MB, Mandarin 1 s and 36 MB); empty = on first use",
+			Fingerprint: func(r Resolved) string { return strings.Join(r.Config.PreloadLangs, ",") }},
 	}
 }
 

@@ -67,17 +67,12 @@ func (f BenchReplay) Run(ctx context.Context, w, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	texts := bench.DefaultTexts()
-	if f.Texts != "" {
-		fh, err := os.Open(f.Texts)
-		if err != nil {
-			return err
-		}
-		texts, err = bench.LoadTexts(fh)
-		fh.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Texts, err)
-		}
+	texts, err := readTexts(f.Texts)
+	if err != nil {
+		return err
+	}
+	if texts == nil {
+		texts = bench.DefaultTexts()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

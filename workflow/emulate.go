@@ -84,15 +84,11 @@ func (f Emulate) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if f.Serve > 0 {
 		fmt.Fprintf(stderr, "starting %d server(s) with the real model (%s)…\n", f.Serve, f.Engine.Assets.Model)
 		for range f.Serve {
-			u, stopServer, err := startSelf(ctx, f.Engine, f.MaxQueueDepth)
+			u, stopServer, err := serveSelf(ctx, f.Engine, f.MaxQueueDepth, stderr)
 			if err != nil {
 				return err
 			}
-			defer func() {
-				if err := stopServer(); err != nil {
-					fmt.Fprintln(stderr, "kokoro: in-process server:", err)
-				}
-			}()
+			defer stopServer()
 			instances = append(instances, u)
 		}
 		var err error

@@ -62,15 +62,9 @@ func (f Qmax) config() (bench.Config, error) {
 		SLO: time.Duration(f.SLOms * float64(time.Millisecond)), Seed: f.Seed, Voice: f.Voice, Speed: f.Speed,
 		RequestTimeout: f.RequestTimeout,
 	}
-	if f.Texts != "" {
-		fh, err := os.Open(f.Texts)
-		if err != nil {
-			return c, fmt.Errorf("texts: %w", err)
-		}
-		defer fh.Close()
-		if c.Texts, err = bench.LoadTexts(fh); err != nil {
-			return c, fmt.Errorf("texts %s: %w", f.Texts, err)
-		}
+	var err error
+	if c.Texts, err = readTexts(f.Texts); err != nil {
+		return c, err
 	}
 	if f.Runs < 1 {
 		return c, fmt.Errorf("runs %d must be at least 1", f.Runs)
@@ -118,15 +112,11 @@ func (f Qmax) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	baseURL := f.URL
 	if f.Self {
 		fmt.Fprintf(stderr, "starting the server in-process (model %s, %d slot(s))…\n", f.Engine.Assets.Model, f.Engine.Slots)
-		u, stopServer, err := startSelf(ctx, f.Engine, f.MaxQueueDepth)
+		u, stopServer, err := serveSelf(ctx, f.Engine, f.MaxQueueDepth, stderr)
 		if err != nil {
 			return err
 		}
-		defer func() {
-			if err := stopServer(); err != nil {
-				fmt.Fprintln(stderr, "kokoro: in-process server:", err)
-			}
-		}()
+		defer stopServer()
 		baseURL = u
 		target.ContainerEnv = EngineEnv(f.Engine, f.MaxQueueDepth)
 		target.Build = prov.Build

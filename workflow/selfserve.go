@@ -75,6 +75,36 @@ func startSelf(ctx context.Context, ec tts.LoadConfig, maxQueueDepth int) (baseU
 	return baseURL, stop, nil
 }
 
+// serveSelf is startSelf with a stop that reports to log a server that did not stop cleanly.
+func serveSelf(ctx context.Context, ec tts.LoadConfig, maxQueueDepth int, log io.Writer) (baseURL string, stop func(), err error) {
+	u, stopServer, err := startSelf(ctx, ec, maxQueueDepth)
+	if err != nil {
+		return "", nil, err
+	}
+	return u, func() {
+		if err := stopServer(); err != nil {
+			fmt.Fprintln(log, "kokoro: in-process server:", err)
+		}
+	}, nil
+}
+
+// readTexts reads the utterances of a texts file, one per line; no path is none (nil).
+func readTexts(path string) ([]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("texts: %w", err)
+	}
+	defer fh.Close()
+	texts, err := bench.LoadTexts(fh)
+	if err != nil {
+		return nil, fmt.Errorf("texts %s: %w", path, err)
+	}
+	return texts, nil
+}
+
 // targetHost names the machine serving the model for the fingerprint: this machine for a
 // loopback URL, else the URL's host.
 func targetHost(baseURL string) string {

@@ -57,17 +57,12 @@ func (f Tune) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := f.Engine.Validate(); err != nil {
 		return err
 	}
-	texts := bench.DefaultTexts()
-	if f.Texts != "" {
-		fh, err := os.Open(f.Texts)
-		if err != nil {
-			return fmt.Errorf("texts: %w", err)
-		}
-		texts, err = bench.LoadTexts(fh)
-		fh.Close()
-		if err != nil {
-			return fmt.Errorf("texts %s: %w", f.Texts, err)
-		}
+	texts, err := readTexts(f.Texts)
+	if err != nil {
+		return err
+	}
+	if texts == nil {
+		texts = bench.DefaultTexts()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -129,14 +124,6 @@ func tuneModelOnly(ctx context.Context, cfg tts.TuneConfig, cpus int) ([]tts.Sha
 	return out, nil
 }
 
-func shapeText(s []int) string {
-	parts := make([]string, len(s))
-	for i, n := range s {
-		parts[i] = strconv.Itoa(n)
-	}
-	return strings.Join(parts, ",")
-}
-
 // tuneReport prints the table and the configuration to run.
 func tuneReport(w io.Writer, rs []tts.ShapeResult, modelOnly bool, cpus int, load string) error {
 	fmt.Fprintf(w, "%d CPUs, load average %s; audio seconds per wall-clock second as listeners get them\n\n", cpus, load)
@@ -144,7 +131,7 @@ func tuneReport(w io.Writer, rs []tts.ShapeResult, modelOnly bool, cpus int, loa
 	if modelOnly {
 		fmt.Fprintln(tw, "slot threads\tmodel only\tCPU s per audio s\t")
 		for _, r := range rs {
-			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t\n", shapeText(r.Shape), r.Model, r.ModelCPU)
+			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t\n", FormatInts(r.Shape), r.Model, r.ModelCPU)
 		}
 	} else {
 		fmt.Fprintln(tw, "slot threads\tshared cores\tlone first audio p50\tp95\tengine saturated\tCPU s per audio s\tmodel only\tCPU s per audio s\t")
@@ -153,7 +140,7 @@ func tuneReport(w io.Writer, rs []tts.ShapeResult, modelOnly bool, cpus int, loa
 			if r.Cores > 0 {
 				shared = strconv.Itoa(r.Cores)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d ms\t%d ms\t%.2f\t%.2f\t%.2f\t%.2f\t\n", shapeText(r.Shape), shared, r.LoneP50.Milliseconds(), r.LoneP95.Milliseconds(),
+			fmt.Fprintf(tw, "%s\t%s\t%d ms\t%d ms\t%.2f\t%.2f\t%.2f\t%.2f\t\n", FormatInts(r.Shape), shared, r.LoneP50.Milliseconds(), r.LoneP95.Milliseconds(),
 				r.Engine, r.EngineCPU, r.Model, r.ModelCPU)
 		}
 	}
@@ -169,17 +156,17 @@ func tuneReport(w io.Writer, rs []tts.ShapeResult, modelOnly bool, cpus int, loa
 		}
 		return 0
 	})
-	fmt.Fprintf(w, "\nmodel-only limit: %.2f audio s/s (slot threads %s)\n", limit.Model, shapeText(limit.Shape))
+	fmt.Fprintf(w, "\nmodel-only limit: %.2f audio s/s (slot threads %s)\n", limit.Model, FormatInts(limit.Shape))
 	if modelOnly {
 		return nil
 	}
 	best, _ := tts.Best(rs)
 	fmt.Fprintf(w, "engine saturated at the chosen shape: %.2f audio s/s, %.0f %% of the limit\n\n", best.Engine, 100*best.Engine/limit.Model)
-	fmt.Fprintf(w, "run with:\n  kokoro serve --slot-threads %s", shapeText(best.Shape))
+	fmt.Fprintf(w, "run with:\n  kokoro serve --slot-threads %s", FormatInts(best.Shape))
 	if best.Cores > 0 {
 		fmt.Fprintf(w, " --cores %d", best.Cores)
 	}
-	fmt.Fprintf(w, "\nor in the environment:\n  SLOT_THREADS=%s", shapeText(best.Shape))
+	fmt.Fprintf(w, "\nor in the environment:\n  SLOT_THREADS=%s", FormatInts(best.Shape))
 	if best.Cores > 0 {
 		fmt.Fprintf(w, " CORES=%d", best.Cores)
 	}

@@ -76,21 +76,12 @@ func (f BenchReplay) Run(ctx context.Context, w, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	o := transport.Options{BaseURL: f.URL, MaxConns: f.MaxConns}
-	if isSageMakerTransport(f.Transport) {
-		f.SageMaker.Freeze = false // the endpoint must scale: that is what a replay measures
-		sm, _, closeFn, err := f.SageMaker.open(ctx, f.Transport, f.MaxConns)
-		if err != nil {
-			return err
-		}
-		defer closeFn()
-		o.SageMaker = sm
-	}
-	tr, err := transport.New(f.Transport, o)
+	f.SageMaker.Freeze = false // the endpoint must scale: that is what a replay measures
+	tr, _, closeTransport, err := openTransport(ctx, f.Transport, transport.Options{BaseURL: f.URL, MaxConns: f.MaxConns}, f.SageMaker)
 	if err != nil {
 		return err
 	}
-	defer tr.Close()
+	defer closeTransport()
 	if err := os.MkdirAll(f.Out, 0o755); err != nil {
 		return err
 	}

@@ -137,13 +137,13 @@ func (f Qmax) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if f.Timestamp {
 		topts.Timestamp = func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
 	}
+	tr, smTarget, closeTransport, err := openTransport(ctx, f.Transport, topts, f.SageMaker)
+	if err != nil {
+		return err
+	}
+	defer closeTransport()
 	if isSageMakerTransport(f.Transport) {
-		sm, smTarget, closeClients, err := f.SageMaker.open(ctx, f.Transport, topts.MaxConns)
-		if err != nil {
-			return err
-		}
-		defer closeClients()
-		topts.SageMaker, target, baseURL = sm, smTarget, f.SageMaker.describe()
+		target, baseURL = smTarget, f.SageMaker.describe()
 		target.Model = f.ModelName
 		if f.SageMaker.Freeze {
 			if hooks, target, err = f.SageMaker.controlPlane(ctx, f.Transport, f.ModelName, stderr); err != nil {
@@ -151,11 +151,6 @@ func (f Qmax) Run(ctx context.Context, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	tr, err := transport.New(f.Transport, topts)
-	if err != nil {
-		return err
-	}
-	defer tr.Close()
 	if err := transport.Preflight(ctx, tr); err != nil {
 		return err
 	}

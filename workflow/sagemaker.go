@@ -153,25 +153,33 @@ type ProbeTarget struct {
 	Runtime           Runtime
 }
 
-// openProbe builds the transport a probe load runs over, with maxConns connections. close
-// releases the transport, then what the SageMaker clients hold.
-func openProbe(ctx context.Context, name string, p ProbeTarget, maxConns int) (bench.Transport, func(), error) {
-	o := transport.Options{BaseURL: p.URL, MaxConns: maxConns}
-	closeFn := func() {}
+// openTransport is the one place a transport's name and its target become the bench
+// transport a load runs over: o's base URL for http, ws and openai, the endpoint sm names
+// (with its SDK clients) for the SageMaker transports, whose artifact target it also returns.
+// Nothing is called yet: the preflight does that. close releases the transport, then what the
+// SDK clients hold.
+func openTransport(ctx context.Context, name string, o transport.Options, sm SageMaker) (transport.Transport, artifact.Target, func(), error) {
+	closeClients := func() {}
+	var target artifact.Target
 	if isSageMakerTransport(name) {
-		f := SageMaker{Endpoint: p.Endpoint, Variant: p.Variant, AWS: p.AWS, Runtime: p.Runtime}
-		sm, _, c, err := f.open(ctx, name, maxConns)
-		if err != nil {
-			return nil, nil, err
+		var err error
+		if o.SageMaker, target, closeClients, err = sm.open(ctx, name, o.MaxConns); err != nil {
+			return nil, target, nil, err
 		}
-		o.SageMaker, closeFn = sm, c
 	}
 	tr, err := transport.New(name, o)
 	if err != nil {
-		closeFn()
-		return nil, nil, err
+		closeClients()
+		return nil, target, nil, err
 	}
-	return tr, func() { tr.Close(); closeFn() }, nil
+	return tr, target, func() { tr.Close(); closeClients() }, nil
+}
+
+// openProbe builds the transport a probe load runs over, with maxConns connections.
+func openProbe(ctx context.Context, name string, p ProbeTarget, maxConns int) (bench.Transport, func(), error) {
+	sm := SageMaker{Endpoint: p.Endpoint, Variant: p.Variant, AWS: p.AWS, Runtime: p.Runtime}
+	tr, _, closeFn, err := openTransport(ctx, name, transport.Options{BaseURL: p.URL, MaxConns: maxConns}, sm)
+	return tr, closeFn, err
 }
 
 // writeFreezePlan says, for a dry run, what the ladder would change on the endpoint and put

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -130,10 +131,21 @@ func ServeSettings() []Setting {
 // EnvContainerStart is read directly by `kokoro serve`: it has no flag.
 const EnvContainerStart = "CONTAINER_START_EPOCH"
 
+// CommandSettings are the rows of the cloud commands' environment: defaults of their flags that
+// a shell sets once for every command.
+func CommandSettings() []Setting {
+	return []Setting{
+		{Flag: "aws-timeout", Env: "KOKORO_AWS_TIMEOUT", Default: awsconf.DefaultAnswerTimeout,
+			Meaning: "longest wait for an AWS call's answer (and 1.5× that for the bench's preflight); an address that is silent longer fails with a line naming it"},
+		{Flag: "state-dir", Env: "KOKORO_STATE_DIR", Shown: "$XDG_STATE_HOME/kokoro or ~/.local/state/kokoro",
+			Meaning: "directory of the state files a freeze keeps, from which kokoro thaw restores an endpoint's scaling"},
+	}
+}
+
 // LookupSetting returns the row of the flag; a flag with no row is a programming error, which
 // every test that builds the command line catches.
 func LookupSetting(flag string) Setting {
-	for _, rows := range [][]Setting{EngineSettings(), ServeSettings()} {
+	for _, rows := range [][]Setting{EngineSettings(), ServeSettings(), CommandSettings()} {
 		for _, s := range rows {
 			if s.Flag == flag {
 				return s

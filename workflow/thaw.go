@@ -17,7 +17,7 @@ func stateDir(flag string) string {
 	if flag != "" {
 		return flag
 	}
-	if d := os.Getenv("KOKORO_STATE_DIR"); d != "" {
+	if d := os.Getenv(LookupSetting("state-dir").Env); d != "" {
 		return d
 	}
 	return sagemaker.DefaultStateDir(os.Getenv)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -65,5 +66,16 @@ func TestEnvDuration(t *testing.T) {
 				t.Errorf("%q: %s, want %s", c.v, got, c.want)
 			}
 		})
+	}
+}
+
+// --aws-timeout is bound from its row: its help is the row's, naming the variable, and the
+// variable sets its default.
+func TestAWSTimeoutIsItsRow(t *testing.T) {
+	t.Setenv("KOKORO_AWS_TIMEOUT", "42s")
+	row := workflow.LookupSetting("aws-timeout")
+	f := newThawCmd().Flags().Lookup("aws-timeout")
+	if f == nil || f.Usage != row.Usage() || f.DefValue != "42s" || !strings.Contains(f.Usage, row.Env) {
+		t.Errorf("--aws-timeout %+v; want the row's help %q and the default 42s from %s", f, row.Usage(), row.Env)
 	}
 }

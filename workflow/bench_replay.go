@@ -67,12 +67,9 @@ func (f BenchReplay) Run(ctx context.Context, w, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	texts, err := readTexts(f.Texts)
+	texts, err := readTexts(f.Texts, bench.DefaultTexts())
 	if err != nil {
 		return err
-	}
-	if texts == nil {
-		texts = bench.DefaultTexts()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -63,7 +63,7 @@ func (f Qmax) config() (bench.Config, error) {
 		RequestTimeout: f.RequestTimeout,
 	}
 	var err error
-	if c.Texts, err = readTexts(f.Texts); err != nil {
+	if c.Texts, err = readTexts(f.Texts, nil); err != nil {
 		return c, err
 	}
 	if f.Runs < 1 {

@@ -88,10 +88,10 @@ func serveSelf(ctx context.Context, ec tts.LoadConfig, maxQueueDepth int, log io
 	}, nil
 }
 
-// readTexts reads the utterances of a texts file, one per line; no path is none (nil).
-func readTexts(path string) ([]string, error) {
+// readTexts reads the utterances of a texts file, one per line; with no path, def.
+func readTexts(path string, def []string) ([]string, error) {
 	if path == "" {
-		return nil, nil
+		return def, nil
 	}
 	fh, err := os.Open(path)
 	if err != nil {

@@ -57,12 +57,9 @@ func (f Tune) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := f.Engine.Validate(); err != nil {
 		return err
 	}
-	texts, err := readTexts(f.Texts)
+	texts, err := readTexts(f.Texts, bench.DefaultTexts())
 	if err != nil {
 		return err
-	}
-	if texts == nil {
-		texts = bench.DefaultTexts()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

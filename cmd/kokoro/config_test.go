@@ -1,42 +1,19 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
-)
 
-const (
-	readmeTableStart = "<!-- configuration table: generated from cmd/kokoro/config.go -->\n"
-	readmeTableEnd   = "<!-- end of the configuration table -->"
+	"github.com/kokoro-sm/kokoro/workflow"
 )
-
-// The README's configuration table is the one in config.go: a setting added, renamed or given a
-// new default there fails this test until the README says so too.
-func TestREADMEConfigurationTable(t *testing.T) {
-	t.Parallel()
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
-	i, j := strings.Index(readme, readmeTableStart), strings.Index(readme, readmeTableEnd)
-	if i < 0 || j < i {
-		t.Fatalf("README.md has no configuration table between %q and %q", readmeTableStart, readmeTableEnd)
-	}
-	want := markdownTable(serveSettings, engineSettings)
-	if got := readme[i+len(readmeTableStart) : j]; got != want {
-		t.Errorf("README.md's configuration table differs from config.go; it should read:\n%s", want)
-	}
-}
 
 // Every flag of `kokoro serve` comes from a row of the table, and every row with a flag is one.
 func TestServeFlagsAreTheTable(t *testing.T) {
 	t.Parallel()
 	rows := map[string]bool{}
-	for _, set := range [][]setting{serveSettings, engineSettings} {
+	for _, set := range [][]workflow.Setting{workflow.ServeSettings(), workflow.EngineSettings()} {
 		for _, s := range set {
 			if s.Flag != "" {
 				rows[s.Flag] = true
@@ -89,5 +66,16 @@ func TestEnvDuration(t *testing.T) {
 				t.Errorf("%q: %s, want %s", c.v, got, c.want)
 			}
 		})
+	}
+}
+
+// --aws-timeout is bound from its row: its help is the row's, naming the variable, and the
+// variable sets its default.
+func TestAWSTimeoutIsItsRow(t *testing.T) {
+	t.Setenv("KOKORO_AWS_TIMEOUT", "42s")
+	row := workflow.LookupSetting("aws-timeout")
+	f := newThawCmd().Flags().Lookup("aws-timeout")
+	if f == nil || f.Usage != row.Usage() || f.DefValue != "42s" || !strings.Contains(f.Usage, row.Env) {
+		t.Errorf("--aws-timeout %+v; want the row's help %q and the default 42s from %s", f, row.Usage(), row.Env)
 	}
 }

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,8 +9,8 @@ import (
 	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/internal/assets"
 	"github.com/kokoro-sm/kokoro/model"
-	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
+	"github.com/kokoro-sm/kokoro/workflow"
 )
 
 // addEngineFlags binds the engine's flags from the configuration table (engineSettings): the
@@ -64,43 +60,15 @@ func (l *stringList) Set(v string) error {
 
 func (l *stringList) Type() string { return "list" }
 
-// engineLoader is the server's Loader for the engine c describes: the server hands in its
-// metrics as the observer and owns the engine until it shuts down.
-func engineLoader(c tts.LoadConfig) server.Loader {
-	return func(ctx context.Context, obs tts.Observer, stage func(string)) (server.Engine, func() error, error) {
-		c.Observer = obs
-		eng, err := tts.Load(ctx, c, stage)
-		if err != nil {
-			return nil, nil, err
-		}
-		return eng, eng.Close, nil
-	}
-}
-
-var errUsage = errors.New("usage")
-
 // intList is a flag of comma-separated integers ("2,1,1"); empty is none.
 type intList []int
 
-func (l *intList) String() string {
-	parts := make([]string, len(*l))
-	for i, n := range *l {
-		parts[i] = strconv.Itoa(n)
-	}
-	return strings.Join(parts, ",")
-}
+func (l *intList) String() string { return workflow.FormatInts(*l) }
 
 func (l *intList) Set(v string) error {
-	var out []int
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p == "" {
-			continue
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 {
-			return fmt.Errorf("%q: want positive integers separated by commas", v)
-		}
-		out = append(out, n)
+	out, err := workflow.ParseInts(v)
+	if err != nil {
+		return err
 	}
 	*l = out
 	return nil
@@ -111,12 +79,7 @@ func (l *intList) Type() string { return "ints" }
 // toggle is a flag of auto, on or off.
 type toggle model.Toggle
 
-func (t *toggle) String() string {
-	if *t == toggle(model.ToggleAuto) {
-		return "auto"
-	}
-	return string(*t)
-}
+func (t *toggle) String() string { return workflow.ToggleText(model.Toggle(*t)) }
 
 func (t *toggle) Set(v string) error {
 	m, err := model.ParseToggle(v)

@@ -1,13 +1,16 @@
 // Command kokoro serves the Kokoro-82M text-to-speech model, benchmarks itself and plans its
 // own autoscaling policy. Each subcommand lives in its own file; flags and environment are read
-// only here, in package main, and passed on as config structs.
+// only here, in package main, and passed on as the job structs of package workflow.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kokoro-sm/kokoro/workflow"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -44,18 +47,11 @@ func newRootCmd() *cobra.Command {
 	return root
 }
 
-// exitError carries a specific process exit status (plan exits 1 on a STOP finding).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
+// exitCode is the process status for err: a workflow.ExitError's own, else 2.
 func exitCode(err error) int {
-	if e, ok := err.(*exitError); ok {
-		return e.code
+	var e *workflow.ExitError
+	if errors.As(err, &e) {
+		return e.Code
 	}
 	return 2
 }

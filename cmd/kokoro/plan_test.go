@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/kokoro-sm/kokoro/workflow"
 )
 
 const (
@@ -17,174 +14,26 @@ const (
 	planRefTTotal = "../../planner/testdata/ttotal-kokoro-82m-force-desired-g5xlarge-8b1b96bc.json"
 )
 
-func runPlanCmd(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	cmd := newPlanCmd()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	err := cmd.Execute()
-	return out.String(), err
-}
-
-// sharedPlan is one plan on the reference artifacts (peak 5000 rps, trough 100), made once for
-// the tests that only need a plan.json to read; TestMain removes its directory.
-var sharedPlan struct {
-	once     sync.Once
-	dir, out string
-	err      error
-}
-
-// referencePlan returns the path of sharedPlan's plan.json, making it on first use.
-func referencePlan(t *testing.T) string {
-	t.Helper()
-	sharedPlan.once.Do(func() {
-		if sharedPlan.dir, sharedPlan.err = os.MkdirTemp("", "kokoro-plan-"); sharedPlan.err != nil {
-			return
-		}
-		sharedPlan.out, sharedPlan.err = runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal,
-			"--peak-rps", "5000", "--trough-rps", "100", "--surge-trials", "100", "--out", sharedPlan.dir)
-	})
-	if sharedPlan.err != nil {
-		t.Fatalf("plan: %v\n%s", sharedPlan.err, sharedPlan.out)
-	}
-	return filepath.Join(sharedPlan.dir, "plan.json")
-}
-
-func TestRealPlanReferenceArtifacts(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal,
-		"--peak-rps", "5000", "--trough-rps", "10", "--surge-trials", "200", "--out", dir)
-	if err != nil {
-		t.Fatalf("plan failed: %v\n%s", err, out)
-	}
-	for _, want := range []string{"= 37.5", "= 25", "min_safe         3", "2.934 s", "= 30 s", "= 960 s",
-		"MAX_QUEUE_DEPTH  50", "min 1 / max 280", "= 9 (not used)"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q", want)
-		}
-	}
-	// The documents written are the proposal's; the arithmetic's (target 37.5) stay in plan.json
-	// beside them.
-	var plan struct {
-		Policy struct {
-			Proposal   int
-			Candidates []struct {
-				Kind   string
-				Target float64
-				Shed   float64 `json:"shed_probability"`
-			}
-		}
-		ReferenceDocuments struct {
-			TargetTracking struct {
-				TargetTrackingScalingPolicyConfiguration struct{ TargetValue float64 }
-			} `json:"target_tracking"`
-		} `json:"reference_documents"`
-	}
-	readJSON(t, filepath.Join(dir, "plan.json"), &plan)
-	if plan.ReferenceDocuments.TargetTracking.TargetTrackingScalingPolicyConfiguration.TargetValue != 37.5 {
-		t.Errorf("reference documents %+v", plan.ReferenceDocuments)
-	}
-	ps := plan.Policy
-	if ps.Proposal < 1 || ps.Proposal >= len(ps.Candidates) || ps.Candidates[ps.Proposal].Shed > 0.01 || !strings.Contains(out, "PROPOSED") {
-		t.Fatalf("policy search %+v\n%s", ps, out)
-	}
-	var tt struct {
-		TargetTrackingScalingPolicyConfiguration struct {
-			TargetValue      float64
-			ScaleOutCooldown int
-			ScaleInCooldown  int
-			DisableScaleIn   bool
-		}
-	}
-	readJSON(t, filepath.Join(dir, "policy-target-tracking.json"), &tt)
-	c := tt.TargetTrackingScalingPolicyConfiguration
-	if c.TargetValue != ps.Candidates[ps.Proposal].Target || c.ScaleOutCooldown != 30 || c.ScaleInCooldown != 960 || !c.DisableScaleIn {
-		t.Errorf("target tracking document %+v; the proposal's target is %v", c, ps.Candidates[ps.Proposal].Target)
-	}
-	for _, name := range []string{"plan.json", "report.txt", "scalable-target.json", "policy-step-scale-in.json", "alarm-scale-in.json", "container-env.json"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("missing %s: %v", name, err)
-		}
-	}
-}
-
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
-
-func TestPlanExitsOneOnStop(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	// An SLO of 50 ms is below the measured S_p95 of 66 ms: slo_budget is STOP.
-	out, err := runPlanCmd(t, "--qmax", planRefQmax, "--ttotal", planRefTTotal,
-		"--peak-rps", "100", "--slo-ms", "50", "--surge-trials", "10", "--out", dir)
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != 1 {
-		t.Fatalf("err = %v, want exit status 1\n%s", err, out)
-	}
-	if !strings.Contains(out, "STOP") {
-		t.Errorf("report does not show the STOP finding:\n%s", out)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "policy-target-tracking.json")); !os.IsNotExist(err) {
-		t.Errorf("a STOP plan wrote deployable documents (stat err %v)", err)
-	}
-}
-
+// The command line refuses what its flags declare: --qmax is required and --ttotal excludes
+// --assume-t-total, for plan and plan replay alike. The job's own refusals are in workflow.
 func TestPlanUsageErrors(t *testing.T) {
 	t.Parallel()
 	cases := [][]string{
 		{"--ttotal", planRefTTotal, "--peak-rps", "1"},                                                   // no --qmax
-		{"--qmax", planRefQmax, "--peak-rps", "1"},                                                       // no T_total
 		{"--qmax", planRefQmax, "--ttotal", planRefTTotal, "--assume-t-total", "100", "--peak-rps", "1"}, // both
-		{"--qmax", planRefQmax, "--ttotal", planRefTTotal},                                               // no peak
-		{"--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "1", "--surge", "0.9"},          // surge < 1
-		{"--qmax", planRefTTotal, "--ttotal", planRefTTotal, "--peak-rps", "1"},                          // wrong kind
 	}
 	for _, args := range cases {
-		_, err := runPlanCmd(t, args...)
-		var ee *exitError
-		if err == nil || errors.As(err, &ee) {
-			t.Errorf("%v: err = %v, want a usage error (exit 2)", args, err)
-		}
-	}
-}
-
-// The self-benchmark kept in testdata/selfbench replans to the report and policy stored beside
-// it, byte for byte (but for the path of the artifact, which the report quotes).
-func TestPlanReplansTheSelfBenchmark(t *testing.T) {
-	t.Parallel()
-	const sb = "../../testdata/selfbench"
-	dir := t.TempDir()
-	qmax := filepath.Join(sb, "qmax-kokoro-82m-http-local-e61fb50a.json")
-	if _, err := runPlanCmd(t, "--qmax", qmax, "--assume-t-total", "180", "--peak-rps", "20", "--trough-rps", "1", "--out", dir); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []struct{ got, want string }{
-		{"report.txt", "plan-report.txt"},
-		{"policy-target-tracking.json", "policy-target-tracking.json"},
-	} {
-		got, err := os.ReadFile(filepath.Join(dir, f.got))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(filepath.Join(sb, f.want))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pathLine := regexp.MustCompile(`(?m)^  qmax: .*/(qmax-[^/]+\.json)`)
-		got, want = pathLine.ReplaceAll(got, []byte("  qmax: $1")), pathLine.ReplaceAll(want, []byte("  qmax: $1"))
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s:\n%s", f.got, f.want, got)
+		for _, sub := range [][]string{nil, {"replay"}} {
+			cmd := newPlanCmd()
+			var out bytes.Buffer
+			cmd.SetOut(&out)
+			cmd.SetErr(&out)
+			cmd.SetArgs(append(sub, args...))
+			err := cmd.Execute()
+			var ee *workflow.ExitError
+			if err == nil || errors.As(err, &ee) || !strings.Contains(err.Error(), "flag") {
+				t.Errorf("%v %v: err = %v, want a usage error (exit 2) naming the flags", sub, args, err)
+			}
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/server"
 	"github.com/kokoro-sm/kokoro/tts"
+	"github.com/kokoro-sm/kokoro/workflow"
 )
 
 // serveConfig is the server side of `kokoro serve`; the engine's own settings (slots, threads,
@@ -41,12 +42,12 @@ func newServeCmd() *cobra.Command {
 		Long: "Serve the model over HTTP and WebSocket: /ping, /invocations (streamed audio), " +
 			"/invocations-bidirectional-stream, /v1/audio/speech, /v1/audio/voices, /v1/models and /metrics. " +
 			"The port accepts at once; /ping answers 200 once the model is loaded and warmed. " +
-			"SIGTERM stops accepting, drains in-flight work and exits.\n\n" + envOnlyHelp(serveSettings, engineSettings),
+			"SIGTERM stops accepting, drains in-flight work and exits.\n\n" + workflow.EnvOnlyHelp(workflow.ServeSettings(), workflow.EngineSettings()),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// elapsed_s of the stage markers counts from the container's start when the
 			// entrypoint exports it, else from here, a few milliseconds after exec.
-			start, err := containerStart(os.Getenv(envContainerStart), time.Now())
+			start, err := containerStart(os.Getenv(workflow.EnvContainerStart), time.Now())
 			if err != nil {
 				return err
 			}
@@ -71,22 +72,22 @@ func newServeCmd() *cobra.Command {
 func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time.Time) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(sc.LogLevel)); err != nil {
-		return fmt.Errorf("%w: --log-level %q: %v", errUsage, sc.LogLevel, err)
+		return fmt.Errorf("%w: --log-level %q: %v", workflow.ErrUsage, sc.LogLevel, err)
 	}
 	if sc.MaxRequestAge < 0 || math.IsNaN(sc.MaxRequestAge) {
-		return fmt.Errorf("%w: --max-request-age must be at least 0, got %v", errUsage, sc.MaxRequestAge)
+		return fmt.Errorf("%w: --max-request-age must be at least 0, got %v", workflow.ErrUsage, sc.MaxRequestAge)
 	}
 	if err := ec.Validate(); err != nil {
 		return err
 	}
 	aliases, err := server.ParseVoiceAliases(sc.OpenAIVoices)
 	if err != nil {
-		return fmt.Errorf("%w: --openai-voices: %v", errUsage, err)
+		return fmt.Errorf("%w: --openai-voices: %v", workflow.ErrUsage, err)
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ec.Logger = log
 	srv, err := server.New(server.Config{
-		Load:          engineLoader(ec),
+		Load:          workflow.EngineLoader(ec),
 		MaxQueueDepth: sc.MaxQueueDepth,
 		MaxRequestAge: time.Duration(sc.MaxRequestAge * float64(time.Second)),
 		DrainTimeout:  sc.DrainTimeout,
@@ -113,7 +114,7 @@ func containerStart(v string, def time.Time) (time.Time, error) {
 	}
 	sec, err := strconv.ParseFloat(v, 64)
 	if err != nil || sec <= 0 || math.IsInf(sec, 0) {
-		return time.Time{}, fmt.Errorf("%w: CONTAINER_START_EPOCH=%q is not unix seconds", errUsage, v)
+		return time.Time{}, fmt.Errorf("%w: CONTAINER_START_EPOCH=%q is not unix seconds", workflow.ErrUsage, v)
 	}
 	whole, frac := math.Modf(sec)
 	return time.Unix(int64(whole), int64(frac*1e9)), nil

@@ -1,36 +1,13 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"runtime"
-	"slices"
-	"strconv"
-	"strings"
-	"syscall"
-	"text/tabwriter"
-	"time"
-
 	"github.com/spf13/cobra"
 
-	"github.com/kokoro-sm/kokoro/bench"
-	"github.com/kokoro-sm/kokoro/tts"
+	"github.com/kokoro-sm/kokoro/workflow"
 )
 
-type tuneFlags struct {
-	shapes    string
-	hold      time.Duration
-	texts     string
-	voice     string
-	modelOnly bool
-	engine    tts.LoadConfig
-}
-
 func newTuneCmd() *cobra.Command {
-	var f tuneFlags
+	f := workflow.NewTune()
 	cmd := &cobra.Command{
 		Use:   "tune",
 		Short: "Measure slot shapes on this machine and print the configuration to run",
@@ -44,182 +21,16 @@ of it, the earliest first audio) as the flags and variables to run it with.
 
 --model-only measures only the model-only limit, for each shape.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runTune(cmd, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return f.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.shapes, "shapes", "", "shapes to measure, ';' between shapes and ',' between slots, e.g. '2;1,1;2,1,1' (default: one session on all cores, one per core, two threads each from 4 cores, and the adaptive shape)")
-	fl.DurationVar(&f.hold, "hold", 20*time.Second, "how long each measurement runs")
-	fl.StringVar(&f.texts, "texts", "", "file of utterances, one per line (default: the built-in pool of bench qmax)")
-	fl.StringVar(&f.voice, "voice", "", "voice to speak (default: the engine's)")
-	fl.BoolVar(&f.modelOnly, "model-only", false, "measure only the model-only limit")
-	addEngineFlags(cmd, &f.engine)
+	fl.StringVar(&f.Shapes, "shapes", f.Shapes, "shapes to measure, ';' between shapes and ',' between slots, e.g. '2;1,1;2,1,1' (default: one session on all cores, one per core, two threads each from 4 cores, and the adaptive shape)")
+	fl.DurationVar(&f.Hold, "hold", f.Hold, "how long each measurement runs")
+	fl.StringVar(&f.Texts, "texts", f.Texts, "file of utterances, one per line (default: the built-in pool of bench qmax)")
+	fl.StringVar(&f.Voice, "voice", f.Voice, "voice to speak (default: the engine's)")
+	fl.BoolVar(&f.ModelOnly, "model-only", f.ModelOnly, "measure only the model-only limit")
+	addEngineFlags(cmd, &f.Engine)
 	return cmd
-}
-
-// parseShapes reads "2;1,1;2,1,1".
-func parseShapes(s string) ([][]int, error) {
-	var out [][]int
-	for _, part := range strings.Split(s, ";") {
-		if strings.TrimSpace(part) == "" {
-			continue
-		}
-		var l intList
-		if err := l.Set(part); err != nil || len(l) == 0 {
-			return nil, fmt.Errorf("%w: --shapes %q: %q is not a list of positive thread counts", errUsage, s, part)
-		}
-		out = append(out, l)
-	}
-	return out, nil
-}
-
-func runTune(cmd *cobra.Command, f tuneFlags) error {
-	shapes, err := parseShapes(f.shapes)
-	if err != nil {
-		return err
-	}
-	if err := f.engine.Validate(); err != nil {
-		return err
-	}
-	texts := bench.DefaultTexts()
-	if f.texts != "" {
-		fh, err := os.Open(f.texts)
-		if err != nil {
-			return fmt.Errorf("texts: %w", err)
-		}
-		texts, err = bench.LoadTexts(fh)
-		fh.Close()
-		if err != nil {
-			return fmt.Errorf("texts %s: %w", f.texts, err)
-		}
-	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	stderr, stdout := cmd.ErrOrStderr(), cmd.OutOrStdout()
-	cpus := runtime.NumCPU()
-	cfg := tts.TuneConfig{Load: f.engine, Shapes: shapes, Cores: f.engine.Cores, Texts: texts, Voice: f.voice, Hold: f.hold,
-		Progress: func(s string) { fmt.Fprintln(stderr, "tune:", s) }}
-	var results []tts.ShapeResult
-	if f.modelOnly {
-		results, err = tuneModelOnly(ctx, cfg, cpus)
-	} else {
-		results, err = tts.Tune(ctx, cfg, cpus)
-	}
-	if len(results) > 0 {
-		if werr := tuneReport(stdout, results, f.modelOnly, cpus, loadAverage()); werr != nil {
-			return werr
-		}
-	}
-	return err
-}
-
-// tuneModelOnly measures the model-only limit of each shape.
-func tuneModelOnly(ctx context.Context, cfg tts.TuneConfig, cpus int) ([]tts.ShapeResult, error) {
-	cores := cfg.Cores
-	if cores <= 0 {
-		cores = cpus
-	}
-	shapes := cfg.Shapes
-	if len(shapes) == 0 {
-		shapes = tts.CandidateShapes(cores)
-	}
-	var out []tts.ShapeResult
-	for _, shape := range shapes {
-		if tts.Elastic(shape, cores) {
-			continue // its busiest state is one of the fixed shapes
-		}
-		lc := cfg.Load
-		lc.Slots, lc.Threads, lc.SlotThreads, lc.Cores = 0, 0, shape, cores
-		cfg.Progress(fmt.Sprintf("shape %v: the model alone for %v", shape, cfg.Hold))
-		e, err := tts.Load(ctx, lc, nil)
-		if err != nil {
-			return out, err
-		}
-		slots := make([]int, len(shape))
-		for i := range slots {
-			slots[i] = i
-		}
-		r := tts.ShapeResult{Shape: shape}
-		cpu := tts.CPUTime()
-		r.Model, err = e.ModelThroughput(ctx, cfg.Texts, cfg.Voice, slots, cfg.Hold)
-		if r.Model > 0 {
-			r.ModelCPU = (tts.CPUTime() - cpu).Seconds() / (r.Model * cfg.Hold.Seconds())
-		}
-		e.Close()
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-func shapeText(s []int) string {
-	parts := make([]string, len(s))
-	for i, n := range s {
-		parts[i] = strconv.Itoa(n)
-	}
-	return strings.Join(parts, ",")
-}
-
-// tuneReport prints the table and the configuration to run.
-func tuneReport(w io.Writer, rs []tts.ShapeResult, modelOnly bool, cpus int, load string) error {
-	fmt.Fprintf(w, "%d CPUs, load average %s; audio seconds per wall-clock second as listeners get them\n\n", cpus, load)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if modelOnly {
-		fmt.Fprintln(tw, "slot threads\tmodel only\tCPU s per audio s\t")
-		for _, r := range rs {
-			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t\n", shapeText(r.Shape), r.Model, r.ModelCPU)
-		}
-	} else {
-		fmt.Fprintln(tw, "slot threads\tshared cores\tlone first audio p50\tp95\tengine saturated\tCPU s per audio s\tmodel only\tCPU s per audio s\t")
-		for _, r := range rs {
-			shared := "-"
-			if r.Cores > 0 {
-				shared = strconv.Itoa(r.Cores)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d ms\t%d ms\t%.2f\t%.2f\t%.2f\t%.2f\t\n", shapeText(r.Shape), shared, r.LoneP50.Milliseconds(), r.LoneP95.Milliseconds(),
-				r.Engine, r.EngineCPU, r.Model, r.ModelCPU)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	limit := slices.MaxFunc(rs, func(a, b tts.ShapeResult) int {
-		switch {
-		case a.Model < b.Model:
-			return -1
-		case a.Model > b.Model:
-			return 1
-		}
-		return 0
-	})
-	fmt.Fprintf(w, "\nmodel-only limit: %.2f audio s/s (slot threads %s)\n", limit.Model, shapeText(limit.Shape))
-	if modelOnly {
-		return nil
-	}
-	best, _ := tts.Best(rs)
-	fmt.Fprintf(w, "engine saturated at the chosen shape: %.2f audio s/s, %.0f %% of the limit\n\n", best.Engine, 100*best.Engine/limit.Model)
-	fmt.Fprintf(w, "run with:\n  kokoro serve --slot-threads %s", shapeText(best.Shape))
-	if best.Cores > 0 {
-		fmt.Fprintf(w, " --cores %d", best.Cores)
-	}
-	fmt.Fprintf(w, "\nor in the environment:\n  SLOT_THREADS=%s", shapeText(best.Shape))
-	if best.Cores > 0 {
-		fmt.Fprintf(w, " CORES=%d", best.Cores)
-	}
-	_, err := fmt.Fprintln(w)
-	return err
-}
-
-// loadAverage is /proc/loadavg's first three fields, or "unknown".
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }

@@ -57,7 +57,7 @@ done
 
 # go test starts packages in the order it is given them, two at a time on two cores: the
 # longest ones go first, so that none of them starts last and alone.
-longest=(./tts ./cmd/kokoro ./phonemize/en ./phonemize ./server ./phonemize/ja ./bench ./emulate ./bench/transport ./sagemaker ./planner)
+longest=(./tts ./workflow ./phonemize/en ./phonemize ./server ./phonemize/ja ./bench ./emulate ./bench/transport ./sagemaker ./planner)
 first() { # first NAME: reorders the array NAME, the packages of $longest first in that order
 	local -n pkgs=$1
 	local out=() p q

@@ -1,7 +1,9 @@
-package main
+package workflow
 
 import (
 	"bufio"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,14 +52,17 @@ func TestBenchReplayRecordsEveryRequest(t *testing.T) {
 			t.Parallel()
 			url := servertest.Start(t, c.engine, c.depth)
 			dir := t.TempDir()
-			out, err := runKokoro(t, "bench", "replay", "--url", url, "--shape", "step", "--from", "10", "--to", "10", "--at", "0s", "--length", "1500ms", "--out", dir)
+			rp := NewBenchReplay()
+			rp.URL, rp.Out = url, dir
+			rp.Traffic.Shape, rp.Traffic.From, rp.Traffic.To, rp.Traffic.At, rp.Traffic.Length = "step", 10, 10, 0, 1500*time.Millisecond
+			out, err := runJob(func(out, errw io.Writer) error { return rp.Run(context.Background(), out, errw) })
 			if err != nil {
 				t.Fatalf("bench replay: %v\n%s", err, out)
 			}
 			var r benchReplayFile
-			readJSON(t, filepath.Join(dir, fileBenchReplay), &r)
+			readJSON(t, filepath.Join(dir, FileBenchReplay), &r)
 			s := r.Summary
-			if s.Requests < 5 || s.Requests != r.Sent.Sent || s.OK+s.Shed != s.Requests || countLines(t, filepath.Join(dir, fileBenchReplayRequests)) != s.Requests {
+			if s.Requests < 5 || s.Requests != r.Sent.Sent || s.OK+s.Shed != s.Requests || countLines(t, filepath.Join(dir, FileBenchReplayRequests)) != s.Requests {
 				t.Fatalf("sent %d, summary %+v\n%s", r.Sent.Sent, s, out)
 			}
 			if c.shed != (s.Shed > 0) || s.OK == 0 {

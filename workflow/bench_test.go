@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/bench"
@@ -23,9 +24,10 @@ import (
 func TestRealBenchSelf(t *testing.T) {
 	a := testenv.RealModel(t)
 	out := t.TempDir()
-	log, err := runKokoro(t, "bench", "qmax", "--self", "--ladder", "1,2", "--hold", "4s", "--measure-window", "3s",
-		"--settle", "0s", "--slo-ms", "40000", "--out", out, "--provider", "cpu", "--threads", "2",
-		"--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib)
+	job := NewQmax()
+	job.Self, job.Ladder, job.Hold, job.Window, job.Settle, job.SLOms, job.Out = true, []int{1, 2}, 4*time.Second, 3*time.Second, 0, 40000, out
+	job.Engine = tts.LoadConfig{Assets: a, Provider: "cpu", Threads: 2}
+	log, err := runQmax(job)
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, log)
 	}
@@ -43,7 +45,7 @@ func TestRealBenchSelf(t *testing.T) {
 	shape := tts.AutoShape(runtime.NumCPU())
 	env := q.Target.ContainerEnv
 	if env["SLOTS"] != strconv.Itoa(len(shape)) || env["THREADS"] != strconv.Itoa(slices.Max(shape)) ||
-		env["SLOT_THREADS"] != (*intList)(&shape).String() || env["CORES"] != strconv.Itoa(runtime.NumCPU()) {
+		env["SLOT_THREADS"] != FormatInts(shape) || env["CORES"] != strconv.Itoa(runtime.NumCPU()) {
 		t.Errorf("server configuration not recorded as resolved (shape %v): %v", shape, env)
 	}
 	if env["FIRST_CHUNK_AT"] != "punctuation" {

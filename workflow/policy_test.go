@@ -1,8 +1,9 @@
-package main
+package workflow
 
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,9 +22,9 @@ import (
 )
 
 func exitCodeOf(err error) int {
-	var ee *exitError
+	var ee *ExitError
 	if errors.As(err, &ee) {
-		return ee.code
+		return ee.Code
 	}
 	if err == nil {
 		return 0
@@ -35,36 +36,46 @@ func exitCodeOf(err error) int {
 // validate, then validate --probe while the test plays Application Auto Scaling.
 func TestPolicyApplyDriftValidate(t *testing.T) {
 	url := motoEnv(t)
-	if out, err := runRoot(t, deployArgs(url, "tts-pol", "1", "--max-queue-depth", "50")...); err != nil {
+	d := deployJob(url, "tts-pol", 1)
+	d.MaxQueueDepth = 50
+	if out, err := deploy(d); err != nil {
 		t.Fatal(err, out)
 	}
 	planDir := t.TempDir()
-	if out, err := runRoot(t, "plan", "--qmax", planRefQmax, "--ttotal", planRefTTotal, "--peak-rps", "50", "--trough-rps", "10",
-		"--surge-trials", "50", "--endpoint", "tts-pol", "--out", planDir); err != nil {
+	plan := refPlan(50, 10, 50)
+	plan.Scenario.EndpointName, plan.Out = "tts-pol", planDir
+	if out, err := runPlan(plan); err != nil {
 		t.Fatalf("plan: %v\n%s", err, out)
 	}
-	pol := func(args ...string) (string, error) {
-		return runRoot(t, append(append([]string{"policy"}, args...), append([]string{"--plan", planDir}, cloudArgs(url)...)...)...)
+	pf := Policy{AWS: cloudAWS(url), Plan: planDir}
+	drift := func() (string, error) {
+		return runJob(func(out, _ io.Writer) error { return pf.Drift(context.Background(), out) })
+	}
+	apply := func(dryRun bool) (string, error) {
+		return runJob(func(out, _ io.Writer) error { return pf.Apply(context.Background(), out, dryRun) })
+	}
+	validate := func(p PolicyProbe) (string, error) {
+		return runJob(func(out, errw io.Writer) error { return pf.Validate(context.Background(), out, errw, p) })
 	}
 
-	out, err := pol("drift")
+	out, err := drift()
 	if exitCodeOf(err) != 1 || !strings.Contains(out, "DRIFT: 4 difference(s)") {
 		t.Fatalf("drift before apply: %v\n%s", err, out)
 	}
-	out, err = pol("apply", "--dry-run")
+	out, err = apply(true)
 	if err != nil || !strings.Contains(out, "would call application-autoscaling:RegisterScalableTarget") || !strings.Contains(out, "would call cloudwatch:PutMetricAlarm") {
 		t.Fatalf("apply --dry-run: %v\n%s", err, out)
 	}
-	if _, err := pol("drift"); exitCodeOf(err) != 1 {
+	if _, err := drift(); exitCodeOf(err) != 1 {
 		t.Fatal("a dry run applied something")
 	}
-	if out, err = pol("apply"); err != nil || !strings.Contains(out, "4 difference(s)") {
+	if out, err = apply(false); err != nil || !strings.Contains(out, "4 difference(s)") {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}
-	if out, err = pol("drift"); err != nil || !strings.Contains(out, "no drift") {
+	if out, err = drift(); err != nil || !strings.Contains(out, "no drift") {
 		t.Fatalf("drift after apply: %v\n%s", err, out)
 	}
-	if out, err = pol("apply"); err != nil || !strings.Contains(out, "nothing to change") {
+	if out, err = apply(false); err != nil || !strings.Contains(out, "nothing to change") {
 		t.Fatalf("second apply: %v\n%s", err, out)
 	}
 
@@ -94,19 +105,19 @@ func TestPolicyApplyDriftValidate(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	out, err = pol("drift")
+	out, err = drift()
 	if exitCodeOf(err) != 1 || !strings.Contains(out, "ScaleOutCooldown") || !strings.Contains(out, "deployed 300") {
 		t.Fatalf("drift after a hand edit: %v\n%s", err, out)
 	}
-	if out, err = pol("apply"); err != nil {
+	if out, err = apply(false); err != nil {
 		t.Fatal(err, out)
 	}
-	if out, err = pol("drift"); err != nil {
+	if out, err = drift(); err != nil {
 		t.Fatalf("drift after repair: %v\n%s", err, out)
 	}
 
 	// validate: the checks pass; moto creates no target-tracking alarm, so that is a warning.
-	out, err = pol("validate")
+	out, err = validate(NewPolicyProbe())
 	if err != nil || !strings.Contains(out, "OK    drift") || !strings.Contains(out, "OK    container MAX_QUEUE_DEPTH") || !strings.Contains(out, "WARN  scale-out alarm") {
 		t.Fatalf("validate: %v\n%s", err, out)
 	}
@@ -126,10 +137,12 @@ func TestPolicyApplyDriftValidate(t *testing.T) {
 	var inflight, delay atomic.Int64
 	delay.Store(int64(20 * time.Millisecond))
 	standin := standIn(t, &delay, &inflight)
-	probe := []string{"validate", "--probe", "--transport", "http", "--url", standin, "--probe-concurrency", "8", "--poll", "50ms"}
+	probe := NewPolicyProbe()
+	probe.On, probe.Transport, probe.Target.URL, probe.Concurrency, probe.Every = true, "http", standin, 8, 50*time.Millisecond
 
 	// Nobody acts: the probe reports that nothing scaled out.
-	out, err = pol(append(probe, "--probe-duration", "1s")...)
+	probe.Duration = time.Second
+	out, err = validate(probe)
 	if exitCodeOf(err) != 1 || !strings.Contains(out, "FAIL  scale-out") || !strings.Contains(out, "no alarm fired") {
 		t.Fatalf("validate --probe, no scale-out: %v\n%s", err, out)
 	}
@@ -156,7 +169,8 @@ func TestPolicyApplyDriftValidate(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	out, err = pol(append(probe, "--probe-duration", "30s")...)
+	probe.Duration = 30 * time.Second
+	out, err = validate(probe)
 	if err != nil || !strings.Contains(out, "alarm "+alarm+": ALARM") || !strings.Contains(out, "OK    scale-out") || !strings.Contains(out, "in service: 2 instance(s)") {
 		t.Fatalf("validate --probe: %v\n%s", err, out)
 	}

@@ -1,7 +1,8 @@
-package main
+package workflow
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -11,7 +12,6 @@ import (
 	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
 	"github.com/kokoro-sm/kokoro/sagemaker"
-	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // The cloud commands' tests run against moto with its test credentials in the environment,
@@ -26,43 +26,36 @@ func motoEnv(t *testing.T) string {
 		"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "",
 		"AWS_PROFILE": "", "AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
 		"AWS_EC2_METADATA_DISABLED": "true", "KOKORO_STATE_DIR": dir + "/state",
-		// moto's first call to a service loads it, which a busy machine can take past the
-		// 10 s deadline: the deadline tests set theirs with --aws-timeout.
-		"KOKORO_AWS_TIMEOUT": "2m",
 	} {
 		t.Setenv(k, v)
 	}
 	return url
 }
 
-// cloudArgs are the flags that point a command at moto.
-func cloudArgs(url string) []string {
-	return []string{"--region", cloudRegion, "--aws-endpoint-url", url}
+// cloudAWS points a job at moto. moto's first call to a service loads it, which a busy
+// machine can take past the default 10 s deadline: the jobs here wait up to 2 minutes, and the
+// deadline tests set their own.
+func cloudAWS(url string) AWS {
+	return AWS{Region: cloudRegion, EndpointURL: url, Timeout: 2 * time.Minute}
 }
 
-// runRoot runs the kokoro command line in-process.
-func runRoot(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	var out testenv.Buffer
-	return runRootTo(t, &out, args...)
-}
-
-// runRootTo is runRoot writing the output into out, which the test may read while the
-// command runs.
-func runRootTo(t *testing.T, out *testenv.Buffer, args ...string) (string, error) {
-	t.Helper()
-	cmd := newRootCmd()
-	cmd.SetOut(out)
-	cmd.SetErr(out)
-	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
+// runTo runs a job with both of its writers going to out, which the test may read while the
+// job runs, and returns what it wrote.
+func runTo(out *testenv.Buffer, run func(out, errw io.Writer) error) (string, error) {
+	err := run(out, out)
 	return out.String(), err
+}
+
+// runJob is runTo into a buffer of its own.
+func runJob(run func(out, errw io.Writer) error) (string, error) {
+	var out testenv.Buffer
+	return runTo(&out, run)
 }
 
 // testControl is the test's own view of moto, outside the commands.
 func testControl(t *testing.T, url string) *sagemaker.Control {
 	t.Helper()
-	c, err := controlFor(context.Background(), awsconf.Options{Region: cloudRegion, EndpointURL: url, Deadlines: awsconf.Deadlines{Answer: 2 * time.Minute}})
+	c, err := cloudAWS(url).Control(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +65,32 @@ func testControl(t *testing.T, url string) *sagemaker.Control {
 
 const testImage = "123456789012.dkr.ecr.us-east-1.amazonaws.com/kokoro@sha256:8b1b96bc4dc0b30ddd84d8fe37af7c490937333c44a9f8f7d77b918c3d7eaced"
 
-// deployArgs deploys name with n instances of a type moto knows (its list predates g5).
-func deployArgs(url, name string, n string, extra ...string) []string {
-	a := append([]string{"endpoint", "deploy", name, "--image", testImage, "--role", "arn:aws:iam::123456789012:role/kokoro",
-		"--instance-type", "ml.g4dn.xlarge", "--instance-count", n, "--poll", "1ms"}, cloudArgs(url)...)
-	return append(a, extra...)
+// deployJob deploys name with n instances of a type moto knows (its list predates g5).
+func deployJob(url, name string, n int) Deploy {
+	d := NewDeploy()
+	d.AWS = cloudAWS(url)
+	d.Spec.Endpoint, d.Spec.Image, d.Spec.Role = name, testImage, "arn:aws:iam::123456789012:role/kokoro"
+	d.Spec.InstanceType, d.Spec.InstanceCount, d.Poll = "ml.g4dn.xlarge", n, time.Millisecond
+	return d
+}
+
+// deploy runs d.
+func deploy(d Deploy) (string, error) {
+	return runJob(func(out, errw io.Writer) error { return d.Run(context.Background(), out, errw) })
+}
+
+// describe runs endpoint describe on name.
+func describe(url, name string, asJSON bool) (string, error) {
+	return runJob(func(out, _ io.Writer) error {
+		return Describe{AWS: cloudAWS(url), Name: name, JSON: asJSON}.Run(context.Background(), out)
+	})
+}
+
+// deleteEndpoint runs endpoint delete on name.
+func deleteEndpoint(url, name string, dryRun bool) (string, error) {
+	d := NewDelete()
+	d.AWS, d.Name, d.DryRun = cloudAWS(url), name, dryRun
+	return runJob(func(out, errw io.Writer) error { return d.Run(context.Background(), out, errw) })
 }
 
 // standIn is a stand-in for the endpoint's containers over the http transport: a streamed WAV

@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"encoding/json"
@@ -18,7 +18,9 @@ func TestEndpointDeployDescribeDelete(t *testing.T) {
 	if err := os.WriteFile(envFile, []byte(`{"MAX_QUEUE_DEPTH":"50"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := runRoot(t, deployArgs(url, "tts-cli", "1", "--slots", "2", "--env", "THREADS=4", "--container-env", envFile)...)
+	full := deployJob(url, "tts-cli", 1)
+	full.Slots, full.Env, full.ContainerEnv = 2, []string{"THREADS=4"}, envFile
+	out, err := deploy(full)
 	if err != nil {
 		t.Fatalf("deploy: %v\n%s", err, out)
 	}
@@ -27,7 +29,7 @@ func TestEndpointDeployDescribeDelete(t *testing.T) {
 			t.Fatalf("deploy output lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = runRoot(t, append([]string{"endpoint", "describe", "tts-cli", "--json"}, cloudArgs(url)...)...)
+	out, err = describe(url, "tts-cli", true)
 	if err != nil {
 		t.Fatal(err, out)
 	}
@@ -40,40 +42,44 @@ func TestEndpointDeployDescribeDelete(t *testing.T) {
 		v.StartupTimeoutS != 600 || v.DownloadTimeoutS != 600 || v.Image != testImage {
 		t.Fatalf("described %+v", info)
 	}
-	out, err = runRoot(t, append([]string{"endpoint", "describe", "tts-cli"}, cloudArgs(url)...)...)
+	out, err = describe(url, "tts-cli", false)
 	if err != nil || !strings.Contains(out, "env     MAX_QUEUE_DEPTH=50") || !strings.Contains(out, "autoscaling: none registered") {
 		t.Fatalf("describe: %v\n%s", err, out)
 	}
 
 	// The same deploy again is a no-op; a changed one, as a dry run, shows the update.
-	out, err = runRoot(t, deployArgs(url, "tts-cli", "1", "--slots", "2", "--env", "THREADS=4", "--container-env", envFile)...)
+	out, err = deploy(full)
 	if err != nil || !strings.Contains(out, "unchanged") {
 		t.Fatalf("repeat deploy: %v\n%s", err, out)
 	}
-	out, err = runRoot(t, deployArgs(url, "tts-cli", "1", "--slots", "4", "--dry-run")...)
+	changed := deployJob(url, "tts-cli", 1)
+	changed.Slots, changed.DryRun = 4, true
+	out, err = deploy(changed)
 	if err != nil || !strings.Contains(out, "would call sagemaker:CreateModel") || !strings.Contains(out, "would call sagemaker:UpdateEndpoint") {
 		t.Fatalf("dry run: %v\n%s", err, out)
 	}
 
-	out, err = runRoot(t, append([]string{"endpoint", "delete", "tts-cli"}, cloudArgs(url)...)...)
+	out, err = deleteEndpoint(url, "tts-cli", false)
 	if err != nil || !strings.Contains(out, "endpoint tts-cli deleted") {
 		t.Fatalf("delete: %v\n%s", err, out)
 	}
-	_, err = runRoot(t, append([]string{"endpoint", "describe", "tts-cli"}, cloudArgs(url)...)...)
+	_, err = describe(url, "tts-cli", false)
 	if !errors.Is(err, awsconf.ErrNotFound) || !strings.Contains(err.Error(), "not found in region us-east-1") {
 		t.Fatalf("describe after delete: %v", err)
 	}
-	if out, err := runRoot(t, append([]string{"endpoint", "delete", "tts-cli"}, cloudArgs(url)...)...); err != nil {
+	if out, err := deleteEndpoint(url, "tts-cli", false); err != nil {
 		t.Fatalf("second delete: %v\n%s", err, out)
 	}
 
 	// Bad input is refused before any call; no credentials is one line saying what to do.
-	if _, err := runRoot(t, deployArgs(url, "tts-cli", "1", "--env", "NOEQUALS")...); err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
+	bad := deployJob(url, "tts-cli", 1)
+	bad.Env = []string{"NOEQUALS"}
+	if _, err := deploy(bad); err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
 		t.Fatalf("bad --env: %v", err)
 	}
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
-	_, err = runRoot(t, deployArgs(url, "tts-cli", "1")...)
+	_, err = deploy(deployJob(url, "tts-cli", 1))
 	if !errors.Is(err, awsconf.ErrNoCredentials) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("no credentials: %v", err)
 	}

@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"context"
@@ -13,22 +13,21 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec/codectest"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/tts"
 )
 
-// startEmulateTLS runs `kokoro emulate --tls --serve 1` with the real model in-process until
+// startEmulateTLS runs the emulator with TLS and one server with the real model in-process until
 // the test ends, and returns its https URL and the CA file it printed.
 func startEmulateTLS(t *testing.T) (url, ca string) {
 	t.Helper()
 	a := testenv.RealModel(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out testenv.Buffer
-	cmd := newRootCmd()
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs([]string{"emulate", "--tls", "--tls-dir", filepath.Join(t.TempDir(), "tls"), "--serve", "1", "--listen", "127.0.0.1:0",
-		"--slots", "1", "--threads", "2", "--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu"})
+	e := NewEmulate()
+	e.TLS, e.TLSDir, e.Serve, e.Listen = true, filepath.Join(t.TempDir(), "tls"), 1, "127.0.0.1:0"
+	e.Engine = tts.LoadConfig{Assets: a, Provider: "cpu", Slots: 1, Threads: 2}
 	done := make(chan error, 1)
-	go func() { done <- cmd.ExecuteContext(ctx) }()
+	go func() { done <- e.Run(ctx, &out, &out) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -128,17 +127,22 @@ func TestRealOfficialSDKsReachEmulateTLS(t *testing.T) {
 	// kokoro's own clients trust the CA through AWS_CA_BUNDLE, as the banner says.
 	t.Setenv("AWS_CA_BUNDLE", ca)
 	for _, tr := range []string{"sagemaker-bidi", "sagemaker-stream"} {
-		log, err := runKokoro(t, "bench", "qmax", "--transport", tr, "--endpoint-name", "kokoro-local", "--variant", "AllTraffic",
-			"--region", "us-east-1", "--aws-endpoint-url", url, "--freeze=false", "--instance-type", "local-emulator",
-			"--ladder", "1", "--hold", "3s", "--measure-window", "2s", "--settle", "0s", "--out", t.TempDir())
+		q := NewQmax()
+		q.Transport, q.Ladder, q.Hold, q.Window, q.Settle, q.Out = tr, []int{1}, 3*time.Second, 2*time.Second, 0, t.TempDir()
+		q = emulatorQmax(q, url)
+		q.SageMaker.ImageDigest = ""
+		log, err := runQmax(q)
 		if err != nil {
 			t.Errorf("bench over %s with AWS_CA_BUNDLE: %v\n%s", tr, err, log)
 		}
 	}
 	// Without the CA, the certificate is refused: the TLS is real.
 	t.Setenv("AWS_CA_BUNDLE", "")
-	_, err := runKokoro(t, "bench", "qmax", "--transport", "sagemaker-stream", "--endpoint-name", "kokoro-local", "--region", "us-east-1",
-		"--aws-endpoint-url", url, "--freeze=false", "--ladder", "1", "--hold", "3s", "--measure-window", "2s", "--out", t.TempDir())
+	q := NewQmax()
+	q.Transport, q.Ladder, q.Hold, q.Window, q.Out = "sagemaker-stream", []int{1}, 3*time.Second, 2*time.Second, t.TempDir()
+	q.SageMaker.Endpoint, q.SageMaker.AWS = "kokoro-local", emulatorAWS(url)
+	q.SageMaker.Freeze = false
+	_, err := runQmax(q)
 	if err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("without the CA: %v", err)
 	}

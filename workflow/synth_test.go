@@ -1,7 +1,8 @@
-package main
+package workflow
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,16 +11,21 @@ import (
 	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/internal/assets"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/tts"
 )
 
-func runKokoro(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	root := newRootCmd()
+// synthJob speaks text with the real model at a, on the CPU.
+func synthJob(a assets.Paths, text string) Synth {
+	s := NewSynth()
+	s.Engine = tts.LoadConfig{Assets: a, Provider: "cpu"}
+	s.Text = text
+	return s
+}
+
+// runSynth runs s and returns what it logged.
+func runSynth(s Synth) (string, error) {
 	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
+	err := s.Run(context.Background(), strings.NewReader(""), &out)
 	return out.String(), err
 }
 
@@ -27,8 +33,9 @@ func TestRealSynthWritesPlayableWAV(t *testing.T) {
 	a := testenv.RealModel(t)
 	wav := filepath.Join(t.TempDir(), "out.wav")
 	vtt := filepath.Join(t.TempDir(), "out.vtt")
-	out, err := runKokoro(t, "synth", "--text", "Hello there, this is a test.", "--voice", "am_adam",
-		"--model", a.Model, "--voices-dir", a.Voices, "--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", wav, "--captions", vtt)
+	s := synthJob(a, "Hello there, this is a test.")
+	s.Voice, s.Out, s.Captions = "am_adam", wav, vtt
+	out, err := runSynth(s)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -56,18 +63,21 @@ func TestRealSynthErrorsNameThePathAndTheFix(t *testing.T) {
 	a := assets.Resolve(os.Getenv)
 	for _, c := range []struct {
 		name string
-		args []string
+		edit func(*Synth)
 		want []string
 	}{
-		{"no text", []string{"synth"}, []string{"exactly one of --text or --file"}},
-		{"model", []string{"synth", "--text", "hi", "--model", "/nope/model.onnx", "--lexicon-dir", a.Lexicon, "--voices-dir", a.Voices}, []string{"/nope/model.onnx", "make setup"}},
-		{"voices", []string{"synth", "--text", "hi", "--voices-dir", "/nope/voices", "--lexicon-dir", a.Lexicon}, []string{"/nope/voices", "make setup"}},
-		{"lexicon", []string{"synth", "--text", "hi", "--lexicon-dir", "/nope/lexicon"}, []string{"/nope/lexicon", "make setup"}},
+		{"no text", func(s *Synth) { s.Text = "" }, []string{"exactly one of --text or --file"}},
+		{"model", func(s *Synth) { s.Engine.Assets.Model = "/nope/model.onnx" }, []string{"/nope/model.onnx", "make setup"}},
+		{"voices", func(s *Synth) { s.Engine.Assets.Voices = "/nope/voices" }, []string{"/nope/voices", "make setup"}},
+		{"lexicon", func(s *Synth) { s.Engine.Assets.Lexicon = "/nope/lexicon" }, []string{"/nope/lexicon", "make setup"}},
 	} {
 		if c.name != "no text" {
 			testenv.Assets(t) // the other assets must exist for the error to be about this one
 		}
-		_, err := runKokoro(t, c.args...)
+		s := NewSynth()
+		s.Engine.Assets, s.Text = a, "hi"
+		c.edit(&s)
+		_, err := runSynth(s)
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 			continue
@@ -82,23 +92,11 @@ func TestRealSynthErrorsNameThePathAndTheFix(t *testing.T) {
 
 func TestRealSynthUnknownVoiceListsValidOnes(t *testing.T) {
 	a := testenv.RealModel(t)
-	_, err := runKokoro(t, "synth", "--text", "hi", "--voice", "zz_nobody", "--model", a.Model, "--voices-dir", a.Voices,
-		"--lexicon-dir", a.Lexicon, "--ort-lib", a.ORTLib, "--provider", "cpu", "-o", filepath.Join(t.TempDir(), "x.wav"))
+	s := synthJob(a, "hi")
+	s.Voice, s.Out = "zz_nobody", filepath.Join(t.TempDir(), "x.wav")
+	_, err := runSynth(s)
 	if err == nil || !strings.Contains(err.Error(), "af_heart") || !strings.Contains(err.Error(), "zz_nobody") {
 		t.Fatalf("err = %v", err)
-	}
-}
-
-func TestVoicesListsInstalledPacks(t *testing.T) {
-	a := testenv.Assets(t)
-	out, err := runKokoro(t, "voices", "--voices-dir", a.Voices)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{"American English:", "af_heart", "British English:", "bm_george"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("voices output lacks %q:\n%s", w, out)
-		}
 	}
 }
 

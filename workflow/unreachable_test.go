@@ -1,8 +1,10 @@
-package main
+package workflow
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
@@ -57,9 +59,9 @@ func closedPort(t *testing.T) string {
 	return "http://" + addr
 }
 
-// runBounded runs the command line and fails the test if it has not returned within a bound
-// far above the deadlines it sets: it catches a hang, not a slow machine.
-func runBounded(t *testing.T, args ...string) (string, error) {
+// runBounded runs a job and fails the test if it has not returned within a bound far above
+// the deadlines it sets: it catches a hang, not a slow machine.
+func runBounded(t *testing.T, what string, run func(out, errw io.Writer) error) (string, error) {
 	t.Helper()
 	type result struct {
 		out string
@@ -67,19 +69,14 @@ func runBounded(t *testing.T, args ...string) (string, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		var out strings.Builder
-		cmd := newRootCmd()
-		cmd.SetOut(&out)
-		cmd.SetErr(&out)
-		cmd.SetArgs(args)
-		err := cmd.Execute()
-		done <- result{out.String(), err}
+		out, err := runJob(run)
+		done <- result{out, err}
 	}()
 	select {
 	case r := <-done:
 		return r.out, r.err
 	case <-time.After(2 * time.Minute):
-		t.Fatalf("%v did not return within 2 minutes", args)
+		t.Fatalf("%s did not return within 2 minutes", what)
 		return "", nil
 	}
 }
@@ -104,7 +101,7 @@ func wantLine(t *testing.T, what string, err error, kind error, parts ...string)
 	}
 }
 
-// qmaxArtifactFor writes a qmax artifact the ttotal command accepts far enough to reach AWS.
+// qmaxArtifactFor writes a qmax artifact the ttotal job accepts far enough to reach AWS.
 func qmaxArtifactFor(t *testing.T, endpoint string) string {
 	t.Helper()
 	target := artifact.Target{Kind: artifact.TargetSageMaker, Transport: "http", Model: "kokoro-82m", Endpoint: endpoint,
@@ -124,6 +121,26 @@ func qmaxArtifactFor(t *testing.T, endpoint string) string {
 	return path
 }
 
+// describeJob is endpoint describe of "ep".
+func describeJob(a AWS) func(out, errw io.Writer) error {
+	return func(out, _ io.Writer) error { return Describe{AWS: a, Name: "ep"}.Run(context.Background(), out) }
+}
+
+// shortQmax is a one-rung ladder against endpoint "ep" over a SageMaker transport.
+func shortQmax(t *testing.T, tr string, freeze bool, a AWS) func(out, errw io.Writer) error {
+	q := NewQmax()
+	q.Transport, q.Ladder, q.Hold, q.Window, q.Out = tr, []int{1}, 2*time.Second, time.Second, t.TempDir()
+	q.SageMaker.Endpoint, q.SageMaker.Freeze, q.SageMaker.AWS = "ep", freeze, a
+	return func(out, errw io.Writer) error { return q.Run(context.Background(), out, errw) }
+}
+
+// ttotalJob is the scale-out timer on endpoint "ep" with the qmax artifact at qmax.
+func ttotalJob(t *testing.T, qmax string, a AWS) func(out, errw io.Writer) error {
+	j := NewTTotal()
+	j.AWS, j.Endpoint, j.Qmax, j.StateDir = a, "ep", qmax, t.TempDir()
+	return func(out, errw io.Writer) error { return j.Run(context.Background(), out, errw) }
+}
+
 // TestUnreachableEndpointsFailAtTheirDeadline: a control-plane command, a bench preflight
 // over either SageMaker transport and the scale-out timer, pointed at an address that takes
 // the connection and never answers, fail at the deadline --aws-timeout sets (short here) with
@@ -138,13 +155,12 @@ func TestUnreachableEndpointsFailAtTheirDeadline(t *testing.T) {
 		{"silent", silentListener(t), []string{"timeout", "no answer from", "within 300ms", "--aws-endpoint-url"}},
 		{"closed", closedPort(t), []string{"connection refused", "--aws-endpoint-url", "check that --aws-endpoint-url names the server"}},
 	} {
-		aws := []string{"--region", "us-east-1", "--aws-endpoint-url", tc.url, "--aws-timeout", "300ms"}
-		_, err := runBounded(t, append([]string{"endpoint", "describe", "ep"}, aws...)...)
+		a := AWS{Region: "us-east-1", EndpointURL: tc.url, Timeout: 300 * time.Millisecond}
+		_, err := runBounded(t, "endpoint describe", describeJob(a))
 		wantLine(t, tc.name+": endpoint describe", err, awsconf.ErrUnreachable, append([]string{tc.url}, tc.want...)...)
 
 		for _, tr := range []string{"sagemaker-stream", "sagemaker-bidi"} {
-			_, err := runBounded(t, append([]string{"bench", "qmax", "--transport", tr, "--endpoint-name", "ep", "--freeze=false",
-				"--ladder", "1", "--hold", "2s", "--measure-window", "1s", "--out", t.TempDir()}, aws...)...)
+			_, err := runBounded(t, "bench qmax", shortQmax(t, tr, false, a))
 			want := append([]string{tr + " preflight", tc.url, "--aws-endpoint-url"}, tc.want[1:]...)
 			if tc.name == "silent" {
 				// The preflight's 450 ms, or the session's answer deadline inside it,
@@ -153,14 +169,16 @@ func TestUnreachableEndpointsFailAtTheirDeadline(t *testing.T) {
 			}
 			wantLine(t, tc.name+": "+tr+" preflight", err, nil, want...)
 		}
-		_, err = runBounded(t, append([]string{"bench", "ttotal", "--endpoint-name", "ep", "--qmax", qmaxArtifactFor(t, "ep"),
-			"--state-dir", t.TempDir()}, aws...)...)
+		_, err = runBounded(t, "bench ttotal", ttotalJob(t, qmaxArtifactFor(t, "ep"), a))
 		wantLine(t, tc.name+": bench ttotal", err, awsconf.ErrUnreachable, append([]string{tc.url}, tc.want...)...)
 	}
 	// The runtime's own flag is named when it set the address.
 	silent := silentListener(t)
-	_, err := runBounded(t, "bench", "qmax", "--transport", "sagemaker-stream", "--endpoint-name", "ep", "--freeze=false", "--region", "us-east-1",
-		"--runtime-endpoint-url", silent, "--aws-timeout", "300ms", "--ladder", "1", "--hold", "2s", "--measure-window", "1s", "--out", t.TempDir())
+	q := NewQmax()
+	q.Transport, q.Ladder, q.Hold, q.Window, q.Out = "sagemaker-stream", []int{1}, 2*time.Second, time.Second, t.TempDir()
+	q.SageMaker.Endpoint, q.SageMaker.Freeze, q.SageMaker.Runtime.URL = "ep", false, silent
+	q.SageMaker.AWS = AWS{Region: "us-east-1", Timeout: 300 * time.Millisecond}
+	_, err := runBounded(t, "bench qmax", func(out, errw io.Writer) error { return q.Run(context.Background(), out, errw) })
 	wantLine(t, "--runtime-endpoint-url", err, nil, silent+" (--runtime-endpoint-url)", "timeout")
 }
 
@@ -173,26 +191,28 @@ func TestCredentialAndRegionErrorsReadTheSame(t *testing.T) {
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
 	url := silentListener(t) // nothing may be called: a call would hang until its deadline
 	qmax := qmaxArtifactFor(t, "ep")
-	commands := func(region []string) map[string][]string {
-		aws := append(append([]string{}, region...), "--aws-endpoint-url", url)
-		m := map[string][]string{
-			"endpoint describe": append([]string{"endpoint", "describe", "ep"}, aws...),
-			"endpoint delete":   append([]string{"endpoint", "delete", "ep", "--dry-run"}, aws...),
-			"thaw":              append([]string{"thaw", "--endpoint", "ep", "--dry-run"}, aws...),
-			"bench ttotal":      append([]string{"bench", "ttotal", "--endpoint-name", "ep", "--qmax", qmax, "--state-dir", t.TempDir()}, aws...),
+	commands := func(region string) map[string]func(out, errw io.Writer) error {
+		a := AWS{Region: region, EndpointURL: url, Timeout: awsconf.DefaultAnswerTimeout}
+		del, thaw := NewDelete(), NewThaw()
+		del.AWS, del.Name, del.DryRun = a, "ep", true
+		thaw.AWS, thaw.Endpoint, thaw.DryRun = a, "ep", true
+		m := map[string]func(out, errw io.Writer) error{
+			"endpoint describe": describeJob(a),
+			"endpoint delete":   func(out, errw io.Writer) error { return del.Run(context.Background(), out, errw) },
+			"thaw":              func(out, _ io.Writer) error { return thaw.Run(context.Background(), out) },
+			"bench ttotal":      ttotalJob(t, qmax, a),
 		}
 		for _, tr := range []string{"sagemaker-stream", "sagemaker-bidi"} {
-			for _, freeze := range []string{"true", "false"} {
-				m[fmt.Sprintf("bench qmax %s --freeze=%s", tr, freeze)] = append([]string{"bench", "qmax", "--transport", tr, "--endpoint-name", "ep",
-					"--freeze=" + freeze, "--ladder", "1", "--hold", "2s", "--measure-window", "1s", "--out", t.TempDir()}, aws...)
+			for _, freeze := range []bool{true, false} {
+				m[fmt.Sprintf("bench qmax %s --freeze=%v", tr, freeze)] = shortQmax(t, tr, freeze, a)
 			}
 		}
 		return m
 	}
-	check := func(what string, kind error, region []string) {
+	check := func(what string, kind error, region string) {
 		lines := map[string][]string{}
-		for name, args := range commands(region) {
-			_, err := runBounded(t, args...)
+		for name, run := range commands(region) {
+			_, err := runBounded(t, name, run)
 			if err == nil || !errors.Is(err, kind) {
 				t.Errorf("%s: %s: %v, want %v", what, name, err, kind)
 				continue
@@ -203,10 +223,10 @@ func TestCredentialAndRegionErrorsReadTheSame(t *testing.T) {
 			t.Errorf("%s reads differently by command: %v", what, lines)
 		}
 	}
-	check("no credentials", awsconf.ErrNoCredentials, []string{"--region", "us-east-1"})
+	check("no credentials", awsconf.ErrNoCredentials, "us-east-1")
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDLOCAL")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
 	t.Setenv("AWS_REGION", "")
 	t.Setenv("AWS_DEFAULT_REGION", "")
-	check("no region", awsconf.ErrRegion, nil)
+	check("no region", awsconf.ErrRegion, "")
 }

@@ -1,9 +1,10 @@
-package main
+package workflow
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -29,9 +30,9 @@ import (
 
 // productionEndpoint deploys name with n instances and autoscaling (min 2, max 4, one
 // target-tracking policy), and returns its scalable target as registered.
-func productionEndpoint(t *testing.T, url, name, n string) sagemaker.Target {
+func productionEndpoint(t *testing.T, url, name string, n int) sagemaker.Target {
 	t.Helper()
-	if out, err := runRoot(t, deployArgs(url, name, n)...); err != nil {
+	if out, err := deploy(deployJob(url, name, n)); err != nil {
 		t.Fatalf("deploy: %v\n%s", err, out)
 	}
 	c := testControl(t, url)
@@ -98,12 +99,12 @@ func helperFrozenLadder() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	hooks, err := sagemakerHooks(context.Background(), awsconf.Options{Region: cloudRegion, EndpointURL: os.Getenv("KOKORO_HELPER_MOTO"), Deadlines: awsconf.Deadlines{Answer: 2 * time.Minute}},
-		endpointHookOptions{Endpoint: os.Getenv("KOKORO_HELPER_ENDPOINT")})
+	c, err := cloudAWS(os.Getenv("KOKORO_HELPER_MOTO")).Control(context.Background())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	hooks := endpointHooks(c, endpointHookOptions{Endpoint: os.Getenv("KOKORO_HELPER_ENDPOINT")})
 	l := &bench.Ladder{Transport: tr, Hooks: hooks, Config: bench.Config{Ladder: []int{1, 2}, Hold: time.Hour, MeasureWindow: time.Minute, SLO: time.Second}}
 	_, err = l.Run(context.Background())
 	fmt.Fprintf(os.Stderr, "the ladder ended before it was killed: %v\n", err)
@@ -114,7 +115,7 @@ func helperFrozenLadder() int {
 // puts back exactly what the state file recorded.
 func TestThawAfterSIGKILL(t *testing.T) {
 	url := motoEnv(t)
-	before := productionEndpoint(t, url, "tts-kill", "3")
+	before := productionEndpoint(t, url, "tts-kill", 3)
 	c := testControl(t, url)
 	dir := os.Getenv("KOKORO_STATE_DIR")
 
@@ -149,7 +150,9 @@ func TestThawAfterSIGKILL(t *testing.T) {
 		t.Fatalf("after the kill the endpoint is no longer frozen (%+v, %d): the test proves nothing", tg, n)
 	}
 
-	out, err := runRoot(t, append([]string{"thaw"}, cloudArgs(url)...)...)
+	thaw := NewThaw()
+	thaw.AWS = cloudAWS(url)
+	out, err := runJob(func(out, _ io.Writer) error { return thaw.Run(context.Background(), out) })
 	if err != nil {
 		t.Fatalf("thaw: %v\n%s", err, out)
 	}
@@ -163,7 +166,8 @@ func TestThawAfterSIGKILL(t *testing.T) {
 	if !strings.Contains(out, "thawed tts-kill/AllTraffic") {
 		t.Fatalf("thaw output:\n%s", out)
 	}
-	out, err = runRoot(t, append([]string{"thaw", "--endpoint", "tts-kill"}, cloudArgs(url)...)...)
+	thaw.Endpoint = "tts-kill"
+	out, err = runJob(func(out, _ io.Writer) error { return thaw.Run(context.Background(), out) })
 	if err != nil || !strings.Contains(out, "nothing to thaw") {
 		t.Fatalf("second thaw: %v\n%s", err, out)
 	}
@@ -173,7 +177,7 @@ func TestThawAfterSIGKILL(t *testing.T) {
 // ladder, and record CloudWatch's ratio per rung.
 func TestEndpointHooksRestore(t *testing.T) {
 	url := motoEnv(t)
-	before := productionEndpoint(t, url, "tts-hooks", "2")
+	before := productionEndpoint(t, url, "tts-hooks", 2)
 	c := testControl(t, url)
 	tr, err := transport.New("http", transport.Options{BaseURL: standIn(t, nil, nil), MaxConns: 2})
 	if err != nil {

@@ -1,7 +1,8 @@
-package main
+package workflow
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -53,16 +54,20 @@ func hasCall(calls []string, prefix string, fields ...string) bool {
 // with nothing there says so.
 func TestDryRunsPrintReadableCallsOnce(t *testing.T) {
 	url := motoEnv(t)
-	before := productionEndpoint(t, url, "tts-dry", "3")
+	before := productionEndpoint(t, url, "tts-dry", 3)
 	c := testControl(t, url)
 	ctx := context.Background()
 
 	// deploy: the same spec changes nothing; another one lists its calls with their fields.
-	out, err := runRoot(t, deployArgs(url, "tts-dry", "3", "--dry-run")...)
+	same := deployJob(url, "tts-dry", 3)
+	same.DryRun = true
+	out, err := deploy(same)
 	if err != nil || !strings.Contains(out, "already runs") || strings.Contains(out, "would none") {
 		t.Errorf("no-change deploy dry run: %v\n%s", err, out)
 	}
-	out, err = runRoot(t, deployArgs(url, "tts-dry", "3", "--slots", "2", "--dry-run")...)
+	other := same
+	other.Slots = 2
+	out, err = deploy(other)
 	calls := wouldCalls(t, out)
 	if err != nil || !hasCall(calls, "sagemaker:CreateModel tts-dry-", "PrimaryContainer.Image="+testImage, "PrimaryContainer.Environment.SLOTS=2", "ExecutionRoleArn=arn:aws:iam::123456789012:role/kokoro") ||
 		!hasCall(calls, "sagemaker:CreateEndpointConfig tts-dry-", "InstanceType=ml.g4dn.xlarge", "InitialInstanceCount=3") ||
@@ -76,8 +81,11 @@ func TestDryRunsPrintReadableCallsOnce(t *testing.T) {
 	if _, err := c.Freeze(ctx, sagemaker.FreezeSpec{Endpoint: "tts-dry", Pin: 1, StateFile: file, Purpose: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	thawArgs := append([]string{"thaw", "--endpoint", "tts-dry"}, cloudArgs(url)...)
-	out, err = runRoot(t, append(thawArgs, "--dry-run")...)
+	thaw := NewThaw()
+	thaw.AWS, thaw.Endpoint = cloudAWS(url), "tts-dry"
+	dryThaw := thaw
+	dryThaw.DryRun = true
+	out, err = runJob(func(out, _ io.Writer) error { return dryThaw.Run(ctx, out) })
 	calls = wouldCalls(t, out)
 	if err != nil || len(calls) != 2 ||
 		!hasCall(calls, "sagemaker:UpdateEndpointWeightsAndCapacities tts-dry", "DesiredInstanceCount 1 → 3") ||
@@ -90,7 +98,7 @@ func TestDryRunsPrintReadableCallsOnce(t *testing.T) {
 	if tg, n := liveState(t, c, "tts-dry"); !tg.Suspended.Any() || n != 1 {
 		t.Errorf("the dry run thawed: %+v, %d instance(s)", tg, n)
 	}
-	if out, err := runRoot(t, thawArgs...); err != nil {
+	if out, err := runJob(func(out, _ io.Writer) error { return thaw.Run(ctx, out) }); err != nil {
 		t.Fatalf("thaw: %v\n%s", err, out)
 	}
 	if tg, n := liveState(t, c, "tts-dry"); tg != before || n != 3 {
@@ -98,7 +106,7 @@ func TestDryRunsPrintReadableCallsOnce(t *testing.T) {
 	}
 
 	// delete: each model and config once, readable; then nothing left to delete.
-	out, err = runRoot(t, append([]string{"endpoint", "delete", "tts-dry", "--dry-run"}, cloudArgs(url)...)...)
+	out, err = deleteEndpoint(url, "tts-dry", true)
 	calls = wouldCalls(t, out)
 	models := 0
 	for _, c := range calls {
@@ -114,15 +122,11 @@ func TestDryRunsPrintReadableCallsOnce(t *testing.T) {
 	if _, err := c.Status(ctx, "tts-dry"); err != nil {
 		t.Errorf("the dry run deleted the endpoint: %v", err)
 	}
-	if out, err := runRoot(t, append([]string{"endpoint", "delete", "tts-dry"}, cloudArgs(url)...)...); err != nil || !strings.Contains(out, "endpoint tts-dry deleted") {
+	if out, err := deleteEndpoint(url, "tts-dry", false); err != nil || !strings.Contains(out, "endpoint tts-dry deleted") {
 		t.Fatalf("delete: %v\n%s", err, out)
 	}
 	for _, dry := range []bool{false, true} {
-		args := append([]string{"endpoint", "delete", "tts-dry"}, cloudArgs(url)...)
-		if dry {
-			args = append(args, "--dry-run")
-		}
-		out, err := runRoot(t, args...)
+		out, err := deleteEndpoint(url, "tts-dry", dry)
 		if err != nil || !strings.Contains(out, "nothing to delete") || strings.Contains(out, "deleted\n") || len(wouldCalls(t, out)) != 0 {
 			t.Errorf("delete with nothing there (dry run %v): %v\n%s", dry, err, out)
 		}
@@ -133,15 +137,17 @@ func TestDryRunsPrintReadableCallsOnce(t *testing.T) {
 // lists the calls that would change the endpoint around it, and calls nothing.
 func TestBenchQmaxDryRunNamesTheFreeze(t *testing.T) {
 	awsTestEnv(t)
-	out, err := runKokoro(t, "bench", "qmax", "--transport", "sagemaker-stream", "--endpoint-name", "ep", "--region", "us-east-1",
-		"--aws-endpoint-url", closedPort(t), "--ladder", "1", "--dry-run")
+	q := NewQmax()
+	q.Transport, q.Ladder, q.DryRun = "sagemaker-stream", []int{1}, true
+	q.SageMaker.Endpoint, q.SageMaker.AWS = "ep", AWS{Region: "us-east-1", EndpointURL: closedPort(t)}
+	out, err := runJob(func(out, errw io.Writer) error { return q.Run(context.Background(), out, errw) })
 	calls := wouldCalls(t, out)
 	if err != nil || !hasCall(calls, "application-autoscaling:RegisterScalableTarget endpoint/ep/variant/AllTraffic", "SuspendedState") ||
 		!hasCall(calls, "sagemaker:UpdateEndpointWeightsAndCapacities ep", "DesiredInstanceCount → 1") {
 		t.Errorf("%v\n%s", err, out)
 	}
-	out, err = runKokoro(t, "bench", "qmax", "--transport", "sagemaker-stream", "--endpoint-name", "ep", "--region", "us-east-1",
-		"--freeze=false", "--ladder", "1", "--dry-run")
+	q.SageMaker.AWS.EndpointURL, q.SageMaker.Freeze = "", false
+	out, err = runJob(func(out, errw io.Writer) error { return q.Run(context.Background(), out, errw) })
 	if err != nil || len(wouldCalls(t, out)) != 0 {
 		t.Errorf("--freeze=false: %v\n%s", err, out)
 	}

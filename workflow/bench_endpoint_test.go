@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 	url := motoEnv(t)
 	const name = "tts"
-	before := productionEndpoint(t, url, name, "2")
+	before := productionEndpoint(t, url, name, 2)
 	c := testControl(t, url)
 
 	var delay atomic.Int64
@@ -45,10 +45,11 @@ func TestBenchQmaxOnAnEndpoint(t *testing.T) {
 	})
 
 	out := t.TempDir()
-	args := append([]string{"bench", "qmax", "--transport", "sagemaker-stream", "--endpoint-name", name,
-		"--runtime-endpoint-url", emu, "--ladder", "1,2", "--hold", "25s", "--measure-window", "21s", "--settle", "1s",
-		"--slo-ms", "2000", "--out", out}, cloudArgs(url)...)
-	log, err := runRoot(t, args...)
+	job := NewQmax()
+	job.Transport, job.Ladder, job.Hold, job.Window, job.Settle = "sagemaker-stream", []int{1, 2}, 25*time.Second, 21*time.Second, time.Second
+	job.SLOms, job.Out = 2000, out
+	job.SageMaker.Endpoint, job.SageMaker.Runtime.URL, job.SageMaker.AWS = name, emu, cloudAWS(url)
+	log, err := runQmax(job)
 	if err != nil {
 		t.Fatalf("bench qmax: %v\n%s", err, log)
 	}

@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -25,7 +26,7 @@ import (
 // agree within a rung. The server has one slot, so TTFAB grows about linearly with N; the SLO
 // is 2.5 times the TTFAB of one request alone, so that Q_max falls inside the ladder 1, 2, 4.
 //
-//	go test -run '^$' -bench RealModelTransports -benchtime 1x ./cmd/kokoro/
+//	go test -run '^$' -bench RealModelTransports -benchtime 1x ./workflow/
 func BenchmarkRealModelTransports(b *testing.B) {
 	a := testenv.RealModel(b)
 	b.Setenv("AWS_ACCESS_KEY_ID", "AKIDLOCAL")
@@ -33,7 +34,7 @@ func BenchmarkRealModelTransports(b *testing.B) {
 	b.Setenv("AWS_CONFIG_FILE", filepath.Join(b.TempDir(), "none"))
 	b.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(b.TempDir(), "none"))
 	b.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	url, stop, err := benchStartSelf(context.Background(), tts.LoadConfig{Assets: a, Provider: "cpu", Slots: 1, Threads: 2}, 0)
+	url, stop, err := startSelf(context.Background(), tts.LoadConfig{Assets: a, Provider: "cpu", Slots: 1, Threads: 2}, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,20 +52,17 @@ func BenchmarkRealModelTransports(b *testing.B) {
 	for range b.N {
 		for _, tr := range []string{"http", "sagemaker-stream", "ws", "sagemaker-bidi"} {
 			out := b.TempDir()
-			args := []string{"bench", "qmax", "--transport", tr, "--ladder", "1,2,4", "--hold", hold.String(),
-				"--measure-window", (hold * 4 / 5).String(), "--settle", "1s", "--slo-ms", fmt.Sprint(slo), "--out", out, "--texts", texts}
+			job := NewQmax()
+			job.Transport, job.Ladder, job.Hold, job.Window, job.Settle = tr, []int{1, 2, 4}, hold, hold*4/5, time.Second
+			job.SLOms, job.Out, job.Texts = slo, out, texts
 			if strings.HasPrefix(tr, "sagemaker-") {
-				args = append(args, "--endpoint-name", "kokoro-local", "--variant", "AllTraffic", "--region", "us-east-1",
-					"--aws-endpoint-url", emuURL, "--freeze=false", "--instance-type", "local-emulator", "--image-digest", "sha256:0123456789abcdef")
+				job.SageMaker = SageMaker{Endpoint: "kokoro-local", Variant: "AllTraffic", AWS: AWS{Region: "us-east-1", EndpointURL: emuURL, Timeout: awsconf.DefaultAnswerTimeout},
+					InstanceType: "local-emulator", ImageDigest: "sha256:0123456789abcdef"}
 			} else {
-				args = append(args, "--url", url)
+				job.URL = url
 			}
-			root := newRootCmd()
 			var log strings.Builder
-			root.SetOut(&log)
-			root.SetErr(&log)
-			root.SetArgs(args)
-			if err := root.Execute(); err != nil {
+			if err := job.Run(context.Background(), &log, &log); err != nil {
 				b.Fatalf("%s: %v\n%s", tr, err, log.String())
 			}
 			arts, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-"+tr+"-*.json"))

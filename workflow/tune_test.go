@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ func TestParseShapes(t *testing.T) {
 		t.Errorf("parseShapes = %v, %v", got, err)
 	}
 	for _, bad := range []string{"2;x", "0", "1,-1"} {
-		if _, err := parseShapes(bad); !errors.Is(err, errUsage) {
+		if _, err := parseShapes(bad); !errors.Is(err, ErrUsage) {
 			t.Errorf("parseShapes(%q): %v, want a usage error", bad, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package workflow
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/kokoro-sm/kokoro/bench"
 	"github.com/kokoro-sm/kokoro/sagemaker"
-	"github.com/kokoro-sm/kokoro/sagemaker/awsconf"
 )
 
 // endpointHookOptions say which endpoint a ladder measures and how its hooks behave.
@@ -21,21 +20,6 @@ type endpointHookOptions struct {
 	// period (default 90 s; the high-resolution metric lags the rung by up to a minute).
 	MetricWait time.Duration
 	Log        io.Writer // progress of the freeze; nil: stderr
-}
-
-// sagemakerHooks returns the ladder hooks for a SageMaker endpoint: Freeze suspends autoscaling
-// and pins one instance (state file first, restored exactly by the thaw it returns, or by
-// `kokoro thaw` after a kill); Capacity reads DescribeEndpoint's CurrentInstanceCount;
-// AfterRung reads ConcurrentRequestsPerModel over the rung's window and records its ratio to
-// the client's mean in-flight count. `bench qmax` calls it for the SageMaker transports:
-//
-//	job.Ladder.Hooks, err = sagemakerHooks(ctx, awsOpts, endpointHookOptions{Endpoint: f.endpointName, Variant: f.variant})
-func sagemakerHooks(ctx context.Context, o awsconf.Options, h endpointHookOptions) (bench.Hooks, error) {
-	c, err := controlFor(ctx, o)
-	if err != nil {
-		return bench.Hooks{}, err
-	}
-	return endpointHooks(c, h), nil
 }
 
 // endpointHooks builds the hooks on an existing control plane.

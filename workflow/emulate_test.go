@@ -1,7 +1,9 @@
-package main
+package workflow
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,9 +29,25 @@ func awsTestEnv(t *testing.T) {
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	t.Setenv("AWS_ENDPOINT_URL", "")
-	// The preflight speaks with the real model on a machine that may be busy: the deadline
-	// tests set theirs with --aws-timeout.
-	t.Setenv("KOKORO_AWS_TIMEOUT", "2m")
+}
+
+// emulatorAWS reaches the emulator at url. The preflight speaks with the real model on a
+// machine that may be busy: the jobs here wait up to 2 minutes, and the deadline tests set
+// their own.
+func emulatorAWS(url string) AWS {
+	return AWS{Region: "us-east-1", EndpointURL: url, Timeout: 2 * time.Minute}
+}
+
+// emulatorQmax measures the emulated endpoint kokoro-local at url without its control plane.
+func emulatorQmax(q Qmax, url string) Qmax {
+	q.SageMaker = SageMaker{Endpoint: "kokoro-local", Variant: "AllTraffic", AWS: emulatorAWS(url),
+		InstanceType: "local-emulator", ImageDigest: "sha256:0123456789abcdef"}
+	return q
+}
+
+// runQmax runs a qmax job.
+func runQmax(q Qmax) (string, error) {
+	return runJob(func(out, errw io.Writer) error { return q.Run(context.Background(), out, errw) })
 }
 
 // TestTransportsFindTheSameQmax measures the same server law directly (http, ws) and
@@ -58,21 +76,21 @@ func TestTransportsFindTheSameQmax(t *testing.T) {
 	for i, tr := range transports {
 		url := servertest.Start(t, &servertest.Engine{Service: service}, 0)
 		out := t.TempDir()
-		args := []string{"bench", "qmax", "--transport", tr, "--ladder", "1,2,4", "--hold", "12s",
-			"--measure-window", "10s", "--settle", "1s", "--slo-ms", "3000", "--out", out, "--texts", texts}
+		q := NewQmax()
+		q.Transport, q.Ladder, q.Hold, q.Window, q.Settle = tr, []int{1, 2, 4}, 12*time.Second, 10*time.Second, time.Second
+		q.SLOms, q.Out, q.Texts = 3000, out, texts
 		if strings.HasPrefix(tr, "sagemaker-") {
 			emuURL := emulatetest.Start(t, emulate.Config{EndpointName: "kokoro-local", Region: "us-east-1",
 				Variants: []emulate.Variant{{Name: "AllTraffic", Instances: []string{url}}}})
-			args = append(args, "--endpoint-name", "kokoro-local", "--variant", "AllTraffic", "--region", "us-east-1",
-				"--aws-endpoint-url", emuURL, "--freeze=false", "--instance-type", "local-emulator", "--image-digest", "sha256:0123456789abcdef")
+			q = emulatorQmax(q, emuURL)
 		} else {
-			args = append(args, "--url", url)
+			q.URL = url
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			r := &results[i]
-			if r.log, r.err = runKokoro(t, args...); r.err != nil {
+			if r.log, r.err = runQmax(q); r.err != nil {
 				return
 			}
 			arts, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-"+tr+"-*.json"))
@@ -122,16 +140,22 @@ func checkSageMakerTarget(t *testing.T, q *artifact.Qmax) {
 }
 
 func TestEmulateNeedsInstances(t *testing.T) {
-	for _, args := range [][]string{{"emulate"}, {"emulate", "--serve", "1", "--container", "http://127.0.0.1:1"}} {
-		out, err := runKokoro(t, args...)
+	both := NewEmulate()
+	both.Serve, both.Containers = 1, []string{"http://127.0.0.1:1"}
+	for _, e := range []Emulate{NewEmulate(), both} {
+		out, err := runJob(func(out, errw io.Writer) error { return e.Run(context.Background(), out, errw) })
 		if err == nil || !strings.Contains(err.Error(), "--container URL") {
-			t.Errorf("%v: %v\n%s", args, err, out)
+			t.Errorf("serve %d, containers %v: %v\n%s", e.Serve, e.Containers, err, out)
 		}
 	}
-	if out, err := runKokoro(t, "bench", "qmax", "--transport", "sagemaker-bidi", "--self", "--dry-run"); err == nil || !strings.Contains(err.Error(), "kokoro emulate") {
+	self := NewQmax()
+	self.Transport, self.Self, self.DryRun = "sagemaker-bidi", true, true
+	if out, err := runQmax(self); err == nil || !strings.Contains(err.Error(), "kokoro emulate") {
 		t.Errorf("--self with a SageMaker transport: %v\n%s", err, out)
 	}
-	if out, err := runKokoro(t, "bench", "qmax", "--transport", "sagemaker-stream", "--ladder", "1", "--hold", "1s", "--measure-window", "1s"); err == nil || !strings.Contains(err.Error(), "--endpoint-name") {
+	noEndpoint := NewQmax()
+	noEndpoint.Transport, noEndpoint.Ladder, noEndpoint.Hold, noEndpoint.Window = "sagemaker-stream", []int{1}, time.Second, time.Second
+	if out, err := runQmax(noEndpoint); err == nil || !strings.Contains(err.Error(), "--endpoint-name") {
 		t.Errorf("no endpoint: %v\n%s", err, out)
 	}
 }
@@ -140,7 +164,7 @@ func TestEmulateNeedsInstances(t *testing.T) {
 // to reach the emulator, and says when the fingerprint lacks a digest.
 func TestEmulateBannerIsRunnable(t *testing.T) {
 	var b strings.Builder
-	f := emulateFlags{endpoint: "ep", variant: "AllTraffic", region: "eu-west-1"}
+	f := Emulate{Endpoint: "ep", Variant: "AllTraffic", Region: "eu-west-1"}
 	emulateBanner(&b, f, "http://127.0.0.1:9", 2, "sha256:abc", "")
 	for _, want := range []string{"--transport sagemaker-bidi", "--endpoint-name ep", "--variant AllTraffic", "--region eu-west-1",
 		"--aws-endpoint-url http://127.0.0.1:9 --freeze=false", "--image-digest sha256:abc", "AWS_ACCESS_KEY_ID="} {
@@ -166,7 +190,7 @@ func TestEmulateDigestFollowsTheEngine(t *testing.T) {
 	digest := func(e tts.LoadConfig, depth int) string {
 		t.Helper()
 		e.Provider = "cpu"
-		d, err := emulatePseudoDigest(model, engineEnv(e, depth))
+		d, err := emulatePseudoDigest(model, "dev", EngineEnv(e, depth))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,19 +220,21 @@ func TestEmulateAutoscaleRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		args []string
+		edit func(*Emulate)
 		want string
 	}{
-		{[]string{"--container", "http://127.0.0.1:1", "--autoscale", plan}, "--serve N"},
-		{[]string{"--serve", "1", "--autoscale", filepath.Join(dir, "missing.json")}, "--autoscale"},
-		{[]string{"--serve", "1", "--autoscale", notPlan}, "not the plan.json"},
-		{[]string{"--serve", "1", "--autoscale", plan, "--autoscale-policy", "bogus"}, "step-concurrency"},
-		{[]string{"--serve", "1", "--autoscale", plan, "--time-scale", "0"}, "--time-scale"},
+		{func(e *Emulate) { e.Containers, e.Autoscale = []string{"http://127.0.0.1:1"}, plan }, "--serve N"},
+		{func(e *Emulate) { e.Serve, e.Autoscale = 1, filepath.Join(dir, "missing.json") }, "--autoscale"},
+		{func(e *Emulate) { e.Serve, e.Autoscale = 1, notPlan }, "not the plan.json"},
+		{func(e *Emulate) { e.Serve, e.Autoscale, e.AutoscalePolicy = 1, plan, "bogus" }, "step-concurrency"},
+		{func(e *Emulate) { e.Serve, e.Autoscale, e.TimeScale = 1, plan, 0 }, "--time-scale"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
-			args := append([]string{"emulate", "--model", filepath.Join(dir, "no-model.onnx")}, c.args...)
-			if out, err := runKokoro(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%v: %v, want %q\n%s", c.args, err, c.want, out)
+			e := NewEmulate()
+			e.Engine.Assets.Model = filepath.Join(dir, "no-model.onnx")
+			c.edit(&e)
+			if out, err := runJob(func(out, errw io.Writer) error { return e.Run(context.Background(), out, errw) }); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%+v: %v, want %q\n%s", e, err, c.want, out)
 			}
 		})
 	}
@@ -220,13 +246,13 @@ func TestEmulateAutoscaleQueueBound(t *testing.T) {
 	t.Parallel()
 	plan := referencePlan(t)
 	for _, c := range []struct{ given, want int }{{0, 50}, {7, 7}} {
-		f := emulateFlags{autoscale: plan, autoscalePolicy: "proposal", timeScale: 1, maxQueueDepth: c.given}
+		f := Emulate{Autoscale: plan, AutoscalePolicy: "proposal", TimeScale: 1, MaxQueueDepth: c.given}
 		var log strings.Builder
 		if _, err := emulateAutoscale(&f, &log); err != nil {
 			t.Fatal(err)
 		}
-		if f.maxQueueDepth != c.want {
-			t.Errorf("--max-queue-depth %d: servers admit %d, want %d (log: %q)", c.given, f.maxQueueDepth, c.want, log.String())
+		if f.MaxQueueDepth != c.want {
+			t.Errorf("--max-queue-depth %d: servers admit %d, want %d (log: %q)", c.given, f.MaxQueueDepth, c.want, log.String())
 		}
 	}
 }

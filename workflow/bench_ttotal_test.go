@@ -1,9 +1,9 @@
-package main
+package workflow
 
 import (
 	"context"
 	"errors"
-	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -170,19 +170,26 @@ func newInstance(t *testing.T, ctx context.Context, c *sagemaker.Control, g *mot
 // ttotalProbe is the probe concurrency of the scale-out tests.
 const ttotalProbe = 4
 
-// ttotalArgs runs the scale-out timer with a probe of 4 against a stand-in that answers in 1 s
+// scaleOutJob runs the scale-out timer with a probe of 4 against a stand-in that answers in 1 s
 // before the new instance and at once after it. Recovery is a p95 within 600 ms over a 1 s
 // window of at least 5 requests: the law puts every request before at 1 s or more, and a busy
 // machine would have to add over half a second to each request after to hide the recovery.
-func ttotalArgs(url, qmax, standin, out string) []string {
-	return append([]string{"bench", "ttotal", "--endpoint-name", "tts-tt", "--qmax", qmax, "--url", standin,
-		"--probe-concurrency", fmt.Sprint(ttotalProbe), "--recovered-ms", "600", "--lead", "1s", "--poll", "50ms",
-		"--recover-window", "1s", "--hold", "20s", "--log-wait", "10s", "--out", out}, cloudArgs(url)...)
+func scaleOutJob(url, qmax, standin, out string) TTotal {
+	j := NewTTotal()
+	j.AWS, j.Endpoint, j.Qmax, j.Probe.URL, j.Out = cloudAWS(url), "tts-tt", qmax, standin, out
+	j.Concurrency, j.RecoveredMs, j.Lead, j.Poll = ttotalProbe, 600, time.Second, 50*time.Millisecond
+	j.RecoverWindow, j.Hold, j.LogWait = time.Second, 20*time.Second, 10*time.Second
+	return j
+}
+
+// runTTotal runs j with its output going to out.
+func runTTotal(out *testenv.Buffer, j TTotal) (string, error) {
+	return runTo(out, func(out, errw io.Writer) error { return j.Run(context.Background(), out, errw) })
 }
 
 func TestBenchTTotal(t *testing.T) {
 	url := motoEnv(t)
-	before := productionEndpoint(t, url, "tts-tt", "1")
+	before := productionEndpoint(t, url, "tts-tt", 1)
 	c := testControl(t, url)
 	var delay atomic.Int64
 	delay.Store(int64(time.Second))
@@ -191,7 +198,9 @@ func TestBenchTTotal(t *testing.T) {
 	out := t.TempDir()
 
 	// Refusals: a qmax of another transport, of another configuration; nothing is touched.
-	if _, err := runRoot(t, append(ttotalArgs(url, ttotalQmax(t, c, "tts-tt", "ws"), standin, out), "--transport", "http")...); err == nil || !strings.Contains(err.Error(), "measured over ws") {
+	other := scaleOutJob(url, ttotalQmax(t, c, "tts-tt", "ws"), standin, out)
+	other.Transport = "http"
+	if _, err := runTTotal(&testenv.Buffer{}, other); err == nil || !strings.Contains(err.Error(), "measured over ws") {
 		t.Fatalf("another transport: %v", err)
 	}
 	otherQ, _ := artifact.ReadQmax(qmax)
@@ -201,16 +210,18 @@ func TestBenchTTotal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runRoot(t, ttotalArgs(url, otherPath, standin, out)...); err == nil || !strings.Contains(err.Error(), "another configuration") {
+	if _, err := runTTotal(&testenv.Buffer{}, scaleOutJob(url, otherPath, standin, out)); err == nil || !strings.Contains(err.Error(), "another configuration") {
 		t.Fatalf("another configuration: %v", err)
 	}
-	dry, err := runRoot(t, append(ttotalArgs(url, qmax, standin, out), "--dry-run")...)
+	dryJob := scaleOutJob(url, qmax, standin, out)
+	dryJob.DryRun = true
+	dry, err := runTTotal(&testenv.Buffer{}, dryJob)
 	if err != nil || !strings.Contains(dry, "DesiredInstanceCount + 1") {
 		t.Fatalf("dry run: %v\n%s", err, dry)
 	}
 
 	g := gateMoto(t, url)
-	a, text := scaleOut(t, c, g, &delay, asked, ttotalArgs(g.URL, qmax, standin, out), out)
+	a, text := scaleOut(t, c, g, &delay, asked, scaleOutJob(g.URL, qmax, standin, out), out)
 	for _, s := range []string{artifact.StageLoadApplied, artifact.StageDesiredSet, artifact.StageInstanceLogging, artifact.StageContainerStarted,
 		artifact.StageFrameworkInit, artifact.StageReady, artifact.StageInService, artifact.StageTrafficRecovered} {
 		if _, ok := a.Stage(s); !ok {
@@ -235,9 +246,9 @@ func TestBenchTTotal(t *testing.T) {
 	}
 }
 
-// scaleOut runs `kokoro bench ttotal` with args (pointed at g) while newInstance plays
+// scaleOut runs the scale-out timer j (pointed at g) while newInstance plays
 // SageMaker, and reads the artifact it wrote into out.
-func scaleOut(t *testing.T, c *sagemaker.Control, g *motoGate, delay *atomic.Int64, asked <-chan struct{}, args []string, out string) (*artifact.TTotal, string) {
+func scaleOut(t *testing.T, c *sagemaker.Control, g *motoGate, delay *atomic.Int64, asked <-chan struct{}, j TTotal, out string) (*artifact.TTotal, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var output testenv.Buffer
@@ -246,7 +257,7 @@ func scaleOut(t *testing.T, c *sagemaker.Control, g *motoGate, delay *atomic.Int
 		defer close(done)
 		newInstance(t, ctx, c, g, "tts-tt", delay, asked, &output)
 	}()
-	text, err := runRootTo(t, &output, args...)
+	text, err := runTTotal(&output, j)
 	cancel()
 	<-done
 	if err != nil {
@@ -268,7 +279,7 @@ func scaleOut(t *testing.T, c *sagemaker.Control, g *motoGate, delay *atomic.Int
 // with moto as the control plane.
 func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 	url := motoEnv(t)
-	before := productionEndpoint(t, url, "tts-tt", "1")
+	before := productionEndpoint(t, url, "tts-tt", 1)
 	c := testControl(t, url)
 	var delay atomic.Int64
 	delay.Store(int64(time.Second))
@@ -278,10 +289,9 @@ func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 	qmax := ttotalQmax(t, c, "tts-tt", artifact.TransportSageMakerStream)
 	out := t.TempDir()
 	g := gateMoto(t, url)
-	args := append([]string{"bench", "ttotal", "--endpoint-name", "tts-tt", "--qmax", qmax, "--runtime-endpoint-url", emu,
-		"--probe-concurrency", fmt.Sprint(ttotalProbe), "--recovered-ms", "600", "--lead", "1s", "--poll", "50ms",
-		"--recover-window", "1s", "--hold", "20s", "--log-wait", "10s", "--out", out}, cloudArgs(g.URL)...)
-	a, text := scaleOut(t, c, g, &delay, asked, args, out)
+	j := scaleOutJob(g.URL, qmax, "", out)
+	j.Probe.Runtime.URL = emu
+	a, text := scaleOut(t, c, g, &delay, asked, j, out)
 	if _, ok := a.Stage(artifact.StageTrafficRecovered); !ok || a.Pairs == nil || a.Pairs.Transport != artifact.TransportSageMakerStream {
 		t.Fatalf("artifact: stages %+v, pairs %+v\n%s", a.Stages, a.Pairs, text)
 	}
@@ -300,7 +310,7 @@ func TestBenchTTotalThroughTheRuntimeAPI(t *testing.T) {
 // drop its signal handler) before the second signal is in.
 func TestBenchTTotalInterrupted(t *testing.T) {
 	url := motoEnv(t)
-	before := productionEndpoint(t, url, "tts-tt", "1")
+	before := productionEndpoint(t, url, "tts-tt", 1)
 	c := testControl(t, url)
 	var delay atomic.Int64
 	delay.Store(int64(50 * time.Millisecond))
@@ -331,12 +341,13 @@ func TestBenchTTotalInterrupted(t *testing.T) {
 			t.Error("the second interrupt was not handled")
 		}
 	}()
-	args := append(ttotalArgs(g.URL, qmax, standin, out), "--max-wait", "5m")
-	text, err := runRootTo(t, &output, args...)
+	j := scaleOutJob(g.URL, qmax, standin, out)
+	j.MaxWait = 5 * time.Minute
+	text, err := runTTotal(&output, j)
 	cancel()
 	<-done
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != 130 {
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 130 {
 		t.Fatalf("interrupted ttotal: %v\n%s", err, text)
 	}
 	select {

@@ -1,0 +1,85 @@
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/kokoro-sm/kokoro/artifact"
+	"github.com/kokoro-sm/kokoro/planner"
+)
+
+// Plan is `kokoro plan`: a policy derived from a qmax artifact and a ttotal artifact (or an
+// assumed T_total) for a scenario, reported and, with Out, written as policy documents.
+type Plan struct {
+	Qmax, TTotal, Out string
+	Scenario          planner.Scenario
+}
+
+// NewPlan returns a Plan with the planner's default scenario: its surge, policy lag,
+// invocation ceiling, shedding bound and surge trials, a floor of one instance, seed 1.
+func NewPlan() Plan {
+	return Plan{Scenario: planner.Scenario{
+		PolicyLagBoundS: planner.DefaultPolicyLagBoundS, Surge: planner.DefaultSurge, MinFloor: 1,
+		CeilingS: planner.DefaultCeilingS, VariantName: planner.DefaultVariant, MaxShed: planner.DefaultMaxShed,
+		Seed: 1, SurgeTrials: planner.DefaultSurgeTrials,
+	}}
+}
+
+// make reads the artifacts the job names and makes the plan.
+func (f Plan) make() (*planner.Plan, planner.Inputs, error) {
+	in := planner.Inputs{QmaxPath: f.Qmax, TTotalPath: f.TTotal}
+	var err error
+	if in.Qmax, err = artifact.ReadQmax(f.Qmax); err != nil {
+		return nil, in, err
+	}
+	if f.TTotal != "" {
+		if in.TTotal, err = artifact.ReadTTotal(f.TTotal); err != nil {
+			return nil, in, err
+		}
+	} else if f.Scenario.AssumeTTotalS <= 0 {
+		return nil, in, errors.New("plan: give --ttotal FILE or --assume-t-total SECONDS")
+	}
+	sc := f.Scenario
+	sc.Now = time.Now()
+	p, err := planner.Make(in, sc)
+	if err != nil {
+		return nil, in, fmt.Errorf("plan: %w", err)
+	}
+	return p, in, nil
+}
+
+// Run makes the plan, prints its report and writes its files into Out. A plan with a STOP
+// finding is an ExitError of status 1.
+func (f Plan) Run(w io.Writer) error {
+	p, _, err := f.make()
+	if err != nil {
+		return err
+	}
+	if err := p.WriteReport(w); err != nil {
+		return err
+	}
+	if f.Out != "" {
+		files, err := p.Files()
+		if err != nil {
+			return fmt.Errorf("plan: %w", err)
+		}
+		if err := os.MkdirAll(f.Out, 0o755); err != nil {
+			return fmt.Errorf("plan: %w", err)
+		}
+		for _, name := range planner.FileNames(files) {
+			path := filepath.Join(f.Out, name)
+			if err := os.WriteFile(path, files[name], 0o644); err != nil {
+				return fmt.Errorf("plan: %w", err)
+			}
+			fmt.Fprintln(w, "wrote", path)
+		}
+	}
+	if p.Stops > 0 {
+		return &ExitError{Code: 1, Err: fmt.Errorf("plan: %d STOP finding(s); the policy must not be deployed", p.Stops)}
+	}
+	return nil
+}

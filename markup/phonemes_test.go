@@ -1,0 +1,56 @@
+package markup
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kokoro-sm/kokoro/internal/testenv"
+	"github.com/kokoro-sm/kokoro/phonemize"
+)
+
+// TestRealCorpusPhonemes reads the corpus cases that list phonemes through the real
+// phonemizer (lexicons of make setup, no espeak-ng): spelled codes, numbers, dates, phone
+// numbers, aliases and phoneme overrides are spoken as the tag says, not as the text is
+// written.
+func TestRealCorpusPhonemes(t *testing.T) {
+	paths := testenv.Assets(t)
+	p, err := phonemize.New(phonemize.Config{LexiconDir: paths.Lexicon, Espeak: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	_, cases := readCorpus(t)
+	checked := 0
+	for _, c := range cases {
+		if len(c.phonemes) == 0 {
+			continue
+		}
+		d, err := Parse(c.doc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		segs := d.Segments()
+		if len(segs) != len(c.phonemes) {
+			t.Errorf("%s: %d segments, %d phoneme lines", c.name, len(segs), len(c.phonemes))
+			continue
+		}
+		for i, s := range segs {
+			lang := s.Style.Lang
+			if lang == "" {
+				lang = "en-us"
+			}
+			got, err := p.Phonemize(s.Text, lang)
+			if err != nil {
+				t.Errorf("%s: segment %d %q: %v", c.name, i, s.Text, err)
+				continue
+			}
+			if want := strings.TrimSpace(c.phonemes[i]); got != want {
+				t.Errorf("%s: segment %d %q reads\n%s\nwant\n%s", c.name, i, s.Text, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Errorf("checked %d segments through the phonemizer, want at least 10", checked)
+	}
+}

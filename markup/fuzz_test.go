@@ -14,7 +14,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(`<speak>Hello <break time="1s"/> world.</speak>`)
 	f.Add(`<speak><say-as interpret-as="telephone">+1 (202) 555-1212 x12</say-as></speak>`)
 	f.Add(`<speak><prosody rate="50%" volume="+3dB"><emphasis>a</emphasis><mark name="m"/></prosody></speak>`)
-	f.Add(`<speak><phoneme alphabet="x-sampa" ph='r\@`+"`"+`'>x</phoneme>&amp;<![CDATA[<]]></speak>`)
+	f.Add(`<speak><phoneme alphabet="x-sampa" ph='r\@` + "`" + `'>x</phoneme>&amp;<![CDATA[<]]></speak>`)
 	f.Add(`<speak><p><s>a</s></p><lang xml:lang="fr">b</lang><w role="amazon:VB">c</w></speak>`)
 	f.Add(`<speak><say-as interpret-as="date" format="yyyymmdd">20240229</say-as></speak>`)
 	f.Add("<speak><say-as interpret-as=\"fraction\">1½</say-as><say-as interpret-as=\"time\">1'2\"</say-as></speak>")

@@ -84,7 +84,16 @@ type InvocationRequest struct {
 	// Captions ("srt" or "vtt") adds the whole text's captions to the timed answer's end; it
 	// implies Timestamps.
 	Captions string `json:"captions,omitempty"`
+	// TextType is Polly's: TextTypeSSML reads Text as SSML, TextTypeText as plain text; absent,
+	// a text that starts with <speak> is SSML.
+	TextType string `json:"text_type,omitempty"`
 }
+
+// Text types a request may name (Polly's TextType).
+const (
+	TextTypeText = "text"
+	TextTypeSSML = "ssml"
+)
 
 // SpeechRequest is the body of the OpenAI-compatible POST /v1/audio/speech.
 type SpeechRequest struct {
@@ -101,6 +110,8 @@ type SpeechRequest struct {
 	// wav answer is complete by default (its header then holds the real sizes): set it to true
 	// for a streamed wav.
 	Stream *bool `json:"stream,omitempty"`
+	// TextType is as InvocationRequest's, for Input.
+	TextType string `json:"text_type,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a
@@ -178,6 +189,9 @@ type WSClientMessage struct {
 	// Timestamps, on an utterance's first message, puts an "audio" message naming the words
 	// of each binary frame before it.
 	Timestamps bool `json:"timestamps,omitempty"`
+	// TextType is as InvocationRequest's; SSML is read from a whole "text" message, not from
+	// text streamed in pieces.
+	TextType string `json:"text_type,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in

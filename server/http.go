@@ -218,7 +218,7 @@ func (s *Server) speak(ctx context.Context, eng Engine, syn *synthesis, emit fun
 		return tts.Stats{}, err
 	}
 	defer release()
-	return eng.Stream(ctx, syn.req, emit)
+	return tts.StreamMarkup(ctx, eng, syn.req, emit)
 }
 
 // admit takes a slot of the admission gate; release gives it back (once, however often it

@@ -197,7 +197,7 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
 		return nil, err
 	}
-	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang}
+	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType}
 	capt, err := checkCaptions(in.Captions)
 	if err != nil {
 		return nil, err
@@ -240,7 +240,7 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, TextType: in.TextType}
 	return s, nil
 }
 

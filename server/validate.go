@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -16,6 +17,7 @@ type fields struct {
 	Voice     string // as the client wrote it, before the OpenAI names are mapped
 	Speed     *float64
 	Lang      string
+	TextType  string // api.TextTypeText, api.TextTypeSSML, or "" to tell by the text
 }
 
 // checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
@@ -35,8 +37,18 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 		return tts.Request{}, err
 	}
 	req := tts.Request{Text: f.Text, Voice: lim.voice(f.Voice), Speed: f.Speed, Lang: lang}
+	ssml, err := isSSML(f)
+	if err != nil {
+		return req, err
+	}
 	if textLater {
+		if ssml {
+			return req, fmt.Errorf("%w: SSML comes whole in one message, not streamed in pieces", markup.ErrSSML)
+		}
 		return eng.CheckVoice(req)
+	}
+	if ssml {
+		return checkMarkup(eng, req)
 	}
 	return eng.Check(req)
 }

@@ -79,7 +79,7 @@ func (ss *session) speakOne(u *utterance) {
 		req := u.syn.req
 		req.Text = seg
 		req.Resumes = spoke // the sentence before it was spoken: pause as at a sentence end
-		st, err := ss.eng.Stream(u.ctx, req, emit)
+		st, err := tts.StreamMarkup(u.ctx, ss.eng, req, emit)
 		total.Chunks += st.Chunks
 		total.AudioDuration += st.AudioDuration
 		total.ModelTime += st.ModelTime

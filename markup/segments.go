@@ -11,8 +11,10 @@ import (
 // no pause inside it. Its Text is what the phonemizer reads: the items' words, a <phoneme>
 // written as the phonemizer's inline override, [word](/phonemes/).
 type Segment struct {
-	Text  string
-	Style Style
+	Text string
+	// Source is the whole document the segment was cut from, which Pieces index.
+	Source string
+	Style  Style
 	// Breaks are the pauses after the segment (more than one where breaks meet: the longest
 	// wins). A segment may have no text: a pause at the start, or marks alone.
 	Breaks []Item
@@ -79,7 +81,7 @@ func (s Segment) SourceOf(at, end int) Span {
 // speech).
 func (d *Doc) Segments() []Segment {
 	var out []Segment
-	cur := &Segment{Style: Style{Rate: 1}}
+	cur := &Segment{Style: Style{Rate: 1}, Source: d.Source}
 	open := false // cur has text or marks and takes more
 	spoken := false
 	flush := func() {
@@ -90,7 +92,7 @@ func (d *Doc) Segments() []Segment {
 			}
 			out = append(out, *cur)
 		}
-		cur, open = &Segment{Style: Style{Rate: 1}}, false
+		cur, open = &Segment{Style: Style{Rate: 1}, Source: d.Source}, false
 	}
 	for i, it := range d.Items {
 		switch it.Kind {

@@ -52,3 +52,34 @@ func TestIsSSML(t *testing.T) {
 		}
 	}
 }
+
+// TestSentences finds the document's sentences across segments: a break inside a sentence
+// does not end it, a sentence's pause and sentence punctuation do.
+func TestSentences(t *testing.T) {
+	doc := `<speak>Mary had a little lamb <break time="1s"/>whose fleece was white. It went. <s>And then</s><s>the end</s></speak>`
+	d, err := Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range Sentences(d.Segments()) {
+		got = append(got, doc[s.Src.Start:s.Src.End])
+	}
+	want := []string{"Mary had a little lamb <break time=\"1s\"/>whose fleece was white.", "It went.", "And then", "the end"}
+	if len(got) != len(want) {
+		t.Fatalf("sentences %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("sentence %d %q, want %q", i, got[i], want[i])
+		}
+	}
+	plain := "One. Two three? Four"
+	var p []string
+	for _, s := range Sentences(Plain(plain)) {
+		p = append(p, plain[s.Src.Start:s.Src.End])
+	}
+	if len(p) != 3 || p[0] != "One." || p[1] != "Two three?" || p[2] != "Four" {
+		t.Errorf("plain sentences %q", p)
+	}
+}

@@ -13,12 +13,17 @@ import (
 	"github.com/kokoro-sm/kokoro/markup"
 )
 
-// Mark is an SSML <mark> reached in a chunk's audio: At is a sample of the chunk's PCM, the
-// start of the first word after the mark (the end of the last word before it when none
-// follows).
+// Mark is a speech mark of a chunk, as Amazon Polly reports them: a word, a sentence, an SSML
+// <mark> or a viseme (Type, one of MarkTypes) at sample At of the chunk's PCM. A word's and a
+// sentence's time is the start of its first word's sound, a <mark>'s the start of the first
+// word after it (the end of the last word before it when none follows). Start and End are the
+// bytes of the request's text it reads (a word, a sentence, the <mark> tag), and Value is
+// those bytes (a <mark>'s name); a viseme has no bytes, its Value is the viseme.
 type Mark struct {
-	Name string
-	At   int
+	Type       string
+	Value      string
+	At         int
+	Start, End int
 }
 
 // Streamer is what StreamMarkup drives: an engine's Check and Stream (*Engine has them).
@@ -104,6 +109,7 @@ func StreamMarkup(ctx context.Context, s Streamer, req Request, emit func(Chunk)
 			lastAudio = i
 		}
 	}
+	m.sentences = markup.Sentences(segs)
 	spoken := false // speech was sent: its EndTail ends the audio so far
 	for i, seg := range segs {
 		if seg.Text == "" {
@@ -116,7 +122,7 @@ func StreamMarkup(ctx context.Context, s Streamer, req Request, emit func(Chunk)
 			if last {
 				tail = trailingMarks(segs[i+1:])
 			}
-			st, err := s.Stream(ctx, sr, m.segment(seg, last, tail))
+			st, err := s.Stream(ctx, sr, m.segment(i, seg, last, tail))
 			m.add(st)
 			if err != nil {
 				m.st.Elapsed = time.Since(start)
@@ -171,10 +177,11 @@ func trailingMarks(segs []markup.Segment) []markup.MarkAt {
 	return out
 }
 
+// marksAt are the speech marks of <mark>s, all at sample at.
 func marksAt(ms []markup.MarkAt, at int) []Mark {
 	out := make([]Mark, len(ms))
 	for i, m := range ms {
-		out[i] = Mark{Name: m.Name, At: at}
+		out[i] = Mark{Type: MarkSSML, Value: m.Name, At: at, Start: m.Src.Start, End: m.Src.End}
 	}
 	return out
 }
@@ -187,6 +194,10 @@ type markupStream struct {
 	st      Stats
 	started bool
 	pending []Mark // placed at the start of the next chunk
+	// sentences of the document; the first of them not yet reached.
+	sentences []markup.Sentence
+	sentence  int
+	lastWord  markup.Span // the bytes of the last word mark, so a rendered span is marked once
 }
 
 // add sums one segment's stats into the stream's.
@@ -213,25 +224,39 @@ func (m *markupStream) send(c Chunk) error {
 	return m.emit(c)
 }
 
-// segment is the emit of one segment's Stream: its volume applied, its marks placed at the
-// words after them, Final only on the stream's last chunk (last: no audio follows), which
-// carries tail, the marks after all audio, at its end.
-func (m *markupStream) segment(seg markup.Segment, last bool, tail []markup.MarkAt) func(Chunk) error {
+// segment is the emit of segment i's Stream: its volume applied, its speech marks placed at
+// its words, Final only on the stream's last chunk (last: no audio follows), which carries
+// tail, the marks after all audio, at its end.
+func (m *markupStream) segment(i int, seg markup.Segment, last bool, tail []markup.MarkAt) func(Chunk) error {
 	gain := gainOf(seg.Style.VolumeDB)
 	marks := seg.Marks
 	cursor := 0
 	return func(c Chunk) error {
 		for _, w := range c.Words {
+			text := strings.TrimSpace(w.Text)
 			pos := cursor
-			if k := strings.Index(seg.Text[cursor:], strings.TrimSpace(w.Text)); k >= 0 && w.Text != "" {
+			if k := strings.Index(seg.Text[cursor:], text); k >= 0 && text != "" {
 				pos = cursor + k
-				cursor = pos + len(strings.TrimSpace(w.Text))
+				cursor = pos + len(text)
 			}
 			for len(marks) > 0 && marks[0].At <= pos {
-				c.Marks = append(c.Marks, Mark{Name: marks[0].Name, At: w.Start})
+				c.Marks = append(c.Marks, marksAt(marks[:1], w.Start)...)
 				marks = marks[1:]
 			}
+			for m.sentence < len(m.sentences) {
+				s := m.sentences[m.sentence]
+				if s.Seg > i || s.Seg == i && s.At > pos {
+					break
+				}
+				c.Marks = append(c.Marks, Mark{Type: MarkSentence, At: w.Start, Start: s.Src.Start, End: s.Src.End, Value: seg.Source[s.Src.Start:s.Src.End]})
+				m.sentence++
+			}
+			if src := seg.SourceOf(pos, pos+len(text)); src.Start >= 0 && src != m.lastWord {
+				c.Marks = append(c.Marks, Mark{Type: MarkWord, At: w.Start, Start: src.Start, End: src.End, Value: seg.Source[src.Start:src.End]})
+				m.lastWord = src
+			}
 		}
+		c.Marks = append(c.Marks, chunkVisemes(c)...)
 		if c.Final {
 			end := len(c.PCM)
 			if n := len(c.Words); n > 0 {
@@ -253,6 +278,35 @@ func (m *markupStream) segment(seg markup.Segment, last bool, tail []markup.Mark
 		}
 		return m.send(c)
 	}
+}
+
+// chunkVisemes are the viseme marks of a chunk's words: each word's visemes spread evenly
+// over its sound, and sil where a pause follows it. Where the chunk's phonemes do not split into
+// one run per word, its visemes share the sound of all its words.
+func chunkVisemes(c Chunk) []Mark {
+	if len(c.Words) == 0 {
+		return nil
+	}
+	var out []Mark
+	spread := func(vs []string, from, to int, pause bool) {
+		for k, v := range vs {
+			out = append(out, Mark{Type: MarkViseme, Value: v, At: from + k*(to-from)/len(vs)})
+		}
+		if pause {
+			out = append(out, Mark{Type: MarkViseme, Value: "sil", At: to})
+		}
+	}
+	last := len(c.Words) - 1
+	if per, ok := wordPhonemes(c.Phonemes, len(c.Words)); ok {
+		for k, w := range c.Words {
+			spread(visemes(per[k]), w.Start, w.End, k == last || c.Words[k+1].Start > w.End)
+		}
+		return out
+	}
+	if vs := visemes(c.Phonemes); len(vs) > 0 {
+		spread(vs, c.Words[0].Start, c.Words[last].End, true)
+	}
+	return out
 }
 
 // silence sends d of silence in chunks of at most maxSilenceChunk; the last of them is
@@ -288,4 +342,4 @@ func gainOf(db float64) float64 {
 }
 
 // String names a mark and where it lies, for logs and test failures.
-func (m Mark) String() string { return fmt.Sprintf("%s@%d", m.Name, m.At) }
+func (m Mark) String() string { return fmt.Sprintf("%s %q@%d", m.Type, m.Value, m.At) }

@@ -2,6 +2,7 @@ package tts
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,7 +115,9 @@ func TestWordTimesAcrossPauses(t *testing.T) {
 			words = append(words, [2]int{int(starts[i]) + w.Start, int(starts[i]) + w.End})
 		}
 		for _, m := range c.Marks {
-			marks[m.Name] = int(starts[i]) + m.At
+			if m.Type == MarkSSML {
+				marks[m.Value] = int(starts[i]) + m.At
+			}
 		}
 	}
 	if len(words) != 3 {
@@ -142,4 +145,90 @@ func TestMarkupStyle(t *testing.T) {
 	if runs := audibleRuns(quiet); len(runs) != 1 {
 		t.Errorf("%d runs of sound with the second segment silent, want 1", len(runs))
 	}
+}
+
+// TestSpeechMarks places Polly's speech marks on a plain text and on a document: word marks
+// whose bytes slice the input to the word, at the word's sound; sentence marks at their first
+// word; visemes in order inside their words; a <mark> with its tag's bytes.
+func TestSpeechMarks(t *testing.T) {
+	e := New(Config{}, wholePhonemizer{}, &instantSynth{}, fakeVoices{})
+	defer e.Close()
+	for _, c := range []struct {
+		name      string
+		segs      []markup.Segment
+		words     []string
+		sentences []string
+	}{
+		{"plain", markup.Plain("Hello there. Bye now."), []string{"Hello", "there.", "Bye", "now."}, []string{"Hello there.", "Bye now."}},
+		{"ssml", mustSegments(t, `<speak>Call <say-as interpret-as="digits">42</say-as> <break time="1s"/><mark name="m"/>now.</speak>`),
+			[]string{"Call", "42", "now."}, []string{`Call <say-as interpret-as="digits">42</say-as> <break time="1s"/><mark name="m"/>now.`}},
+	} {
+		req, err := CheckMarkup(e, Request{Markup: c.segs, Voice: "af_heart", Lang: "en-us"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var marks []Mark
+		var words []Word
+		at := 0
+		if _, err := StreamMarkup(context.Background(), e, req, func(ch Chunk) error {
+			for _, m := range ch.Marks {
+				m.At += at
+				marks = append(marks, m)
+			}
+			for _, w := range ch.Words {
+				w.Start, w.End = w.Start+at, w.End+at
+				words = append(words, w)
+			}
+			at += len(ch.PCM)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		src := c.segs[0].Source
+		var gotWords, gotSentences []string
+		wordAt := map[int]bool{}
+		for _, w := range words {
+			wordAt[w.Start] = true
+		}
+		prev := -1
+		for _, m := range marks {
+			switch m.Type {
+			case MarkWord:
+				if src[m.Start:m.End] != m.Value || !wordAt[m.At] {
+					t.Errorf("%s: word mark %+v: bytes %q, at a word's start %v", c.name, m, src[m.Start:m.End], wordAt[m.At])
+				}
+				gotWords = append(gotWords, m.Value)
+			case MarkSentence:
+				gotSentences = append(gotSentences, m.Value)
+			case MarkViseme:
+				if m.At < prev {
+					t.Errorf("%s: viseme %v before the one before it (%d)", c.name, m, prev)
+				}
+				inside := false
+				for _, w := range words {
+					inside = inside || m.At >= w.Start && m.At <= w.End
+				}
+				if !inside {
+					t.Errorf("%s: viseme %v outside every word", c.name, m)
+				}
+				prev = m.At
+			case MarkSSML:
+				if src[m.Start:m.End] != `<mark name="m"/>` || m.At != words[len(words)-1].Start {
+					t.Errorf("%s: ssml mark %+v", c.name, m)
+				}
+			}
+		}
+		if strings.Join(gotWords, "|") != strings.Join(c.words, "|") || strings.Join(gotSentences, "|") != strings.Join(c.sentences, "|") {
+			t.Errorf("%s: words %q sentences %q, want %q %q", c.name, gotWords, gotSentences, c.words, c.sentences)
+		}
+	}
+}
+
+func mustSegments(t *testing.T, doc string) []markup.Segment {
+	t.Helper()
+	d, err := markup.Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Segments()
 }

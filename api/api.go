@@ -87,6 +87,10 @@ type InvocationRequest struct {
 	// TextType is Polly's: TextTypeSSML reads Text as SSML, TextTypeText as plain text; absent,
 	// a text that starts with <speak> is SSML.
 	TextType string `json:"text_type,omitempty"`
+	// SpeechMarks names the speech marks wanted (Polly's SpeechMarkTypes: "sentence", "word",
+	// "viseme", "ssml"). Alone, the answer is the marks, one JSON object (SpeechMark) a line,
+	// as Polly's json output format; with Timestamps, each audio event carries its Marks.
+	SpeechMarks []string `json:"speech_marks,omitempty"`
 }
 
 // Text types a request may name (Polly's TextType).
@@ -192,6 +196,9 @@ type WSClientMessage struct {
 	// TextType is as InvocationRequest's; SSML is read from a whole "text" message, not from
 	// text streamed in pieces.
 	TextType string `json:"text_type,omitempty"`
+	// SpeechMarks, on an utterance's first message, puts the marks of each binary frame in the
+	// "audio" message before it (as Timestamps does its words).
+	SpeechMarks []string `json:"speech_marks,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in
@@ -211,6 +218,8 @@ type WSServerMessage struct {
 	Offset  *int   `json:"offset,omitempty"`
 	Samples *int   `json:"samples,omitempty"`
 	Words   []Word `json:"words,omitempty"`
+	// Marks are the speech marks the frame's samples reach, when the utterance asked for them.
+	Marks []SpeechMark `json:"marks,omitempty"`
 	// Sent, on a cancelled synthesis_complete, is what had been sent of the utterance.
 	Sent *SentAudio `json:"sent,omitempty"`
 }

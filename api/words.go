@@ -46,23 +46,26 @@ type CutWord struct {
 // with the utterance's Samples, its word count and, when asked for, its captions. A stream
 // without its "done" line was cut short.
 type InvocationEvent struct {
-	Type     string  `json:"type"`
-	Audio    string  `json:"audio,omitempty"`
-	Offset   int     `json:"offset"`
-	Samples  int     `json:"samples"`
-	Words    []Word  `json:"words,omitempty"`
-	WordsN   *int    `json:"word_count,omitempty"`
-	Captions *string `json:"captions,omitempty"`
+	Type    string `json:"type"`
+	Audio   string `json:"audio,omitempty"`
+	Offset  int    `json:"offset"`
+	Samples int    `json:"samples"`
+	Words   []Word `json:"words,omitempty"`
+	// Marks are the speech marks the event's samples reach, when the request asked for them.
+	Marks    []SpeechMark `json:"marks,omitempty"`
+	WordsN   *int         `json:"word_count,omitempty"`
+	Captions *string      `json:"captions,omitempty"`
 }
 
 // InvocationTimed is the body of a POST /invocations answer with "timestamps" and "stream":
 // false: the whole file in base64, every word, and the captions when asked for.
 type InvocationTimed struct {
-	Audio    string  `json:"audio"`
-	Format   string  `json:"format"`
-	Samples  int     `json:"samples"`
-	Words    []Word  `json:"words"`
-	Captions *string `json:"captions,omitempty"`
+	Audio    string       `json:"audio"`
+	Format   string       `json:"format"`
+	Samples  int          `json:"samples"`
+	Words    []Word       `json:"words"`
+	Marks    []SpeechMark `json:"marks,omitempty"`
+	Captions *string      `json:"captions,omitempty"`
 }
 
 // Event types of a timed /invocations answer.

@@ -31,6 +31,7 @@ var (
 	errBadRequestID    = errors.New("invalid request_id")
 	errBadTimestamp    = errors.New("invalid request_timestamp")
 	errBadTextType     = errors.New("invalid text_type")
+	errBadSpeechMarks  = errors.New("invalid speech_marks")
 	errMethod          = errors.New("method not allowed")
 	errNotReady        = errors.New("model is not loaded yet")
 	errShuttingDown    = errors.New("server is shutting down")
@@ -100,6 +101,10 @@ func classify(err error) httpError {
 		return h
 	case errors.Is(err, markup.ErrSSML):
 		return e(http.StatusBadRequest, api.ErrInvalidSSML, OutcomeClientError)
+	case errors.Is(err, errBadSpeechMarks):
+		h := e(http.StatusBadRequest, api.ErrInvalidSpeechMarks, OutcomeClientError)
+		h.body.Valid = append([]string(nil), tts.MarkTypes...)
+		return h
 	case errors.Is(err, errBadTextType):
 		h := e(http.StatusBadRequest, api.ErrInvalidTextType, OutcomeClientError)
 		h.body.Valid = []string{api.TextTypeText, api.TextTypeSSML}

@@ -197,13 +197,16 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
 		return nil, err
 	}
-	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType}
+	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType, SpeechMarks: in.SpeechMarks}
 	capt, err := checkCaptions(in.Captions)
 	if err != nil {
 		return nil, err
 	}
-	if in.Timestamps || capt != "" {
+	switch {
+	case in.Timestamps || capt != "":
 		s.timed = invocationFraming{format: s.format.Name, captions: capt}
+	case len(in.SpeechMarks) > 0:
+		s.timed = marksFraming{}
 	}
 	return s, nil
 }

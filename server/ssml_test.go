@@ -154,3 +154,96 @@ func TestTextType(t *testing.T) {
 		t.Errorf("unspoken language: %d %s", resp.StatusCode, b)
 	}
 }
+
+// TestSpeechMarksAlone answers speech_marks without timestamps as Polly's json output format:
+// one mark a line, no audio; word marks slice the input text to the word, an SSML mark names
+// its tag, and visemes come in order.
+func TestSpeechMarksAlone(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	for _, c := range []struct {
+		text  string
+		words []string
+	}{
+		{"Hello there. Bye now.", []string{"Hello", "there.", "Bye", "now."}},
+		{`<speak>Code <say-as interpret-as="characters">AB</say-as>.<break time="1s"/><mark name="go"/>Go.</speak>`, []string{"Code", "AB", "Go."}},
+	} {
+		for _, stream := range []string{"true", "false"} {
+			resp := post(t, client(t), h.url+api.RouteInvocations, `{"text":`+quote(c.text)+`,"stream":`+stream+`,"speech_marks":["sentence","word","viseme","ssml"]}`)
+			b := readAll(t, resp)
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != api.EventsContentType {
+				t.Fatalf("status %d %q: %s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
+			}
+			var words []string
+			types := map[string]int{}
+			last := -1
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				var m api.SpeechMark
+				if err := json.Unmarshal([]byte(line), &m); err != nil {
+					t.Fatalf("line %q: %v", line, err)
+				}
+				types[m.Type]++
+				if m.Time < last && m.Type == "viseme" {
+					t.Errorf("viseme %+v before the mark before it (%d ms)", m, last)
+				}
+				if m.Type == "viseme" {
+					last = m.Time
+					if m.Start != nil {
+						t.Errorf("viseme with bytes: %s", line)
+					}
+					continue
+				}
+				if m.Start == nil || m.End == nil {
+					t.Fatalf("%s mark without bytes: %s", m.Type, line)
+				}
+				if got := c.text[*m.Start:*m.End]; m.Type != "ssml" && got != m.Value || m.Type == "ssml" && got != `<mark name="go"/>` {
+					t.Errorf("%s mark %s reads %q of the input", m.Type, line, got)
+				}
+				if m.Type == "word" {
+					words = append(words, m.Value)
+				}
+				if m.Type == "ssml" && m.Value != "go" {
+					t.Errorf("ssml mark %s", line)
+				}
+			}
+			if strings.Join(words, "|") != strings.Join(c.words, "|") || types["sentence"] != 2 || types["viseme"] == 0 {
+				t.Errorf("%s stream %s: words %q, marks by type %v", c.text, stream, words, types)
+			}
+		}
+	}
+	resp := post(t, client(t), h.url+api.RouteInvocations, `{"text":"hi","speech_marks":["phoneme"]}`)
+	b := readAll(t, resp)
+	if e := decodeError(t, b); resp.StatusCode != http.StatusBadRequest || e.Error != api.ErrInvalidSpeechMarks || len(e.Valid) != 4 {
+		t.Errorf("speech_marks phoneme: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestSpeechMarksBesideAudio puts each mark in the timed stream's audio event whose samples
+// reach it.
+func TestSpeechMarksBesideAudio(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	resp := post(t, client(t), h.url+api.RouteInvocations, `{"text":"One two. Three four.","format":"pcm","timestamps":true,"speech_marks":["word"]}`)
+	b := readAll(t, resp)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	var marks []api.SpeechMark
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var ev api.InvocationEvent
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ev.Marks {
+			if ms := api.SamplesMS(ev.Offset); float64(m.Time) < ms-1 || float64(m.Time) > api.SamplesMS(ev.Offset+ev.Samples)+1 {
+				t.Errorf("mark %+v outside its event's [%v, %v] ms", m, ms, api.SamplesMS(ev.Offset+ev.Samples))
+			}
+		}
+		marks = append(marks, ev.Marks...)
+	}
+	if len(marks) != 4 || marks[0].Type != "word" || marks[3].Value != "four." {
+		t.Errorf("marks %+v", marks)
+	}
+}

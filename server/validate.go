@@ -18,6 +18,9 @@ type fields struct {
 	Speed     *float64
 	Lang      string
 	TextType  string // api.TextTypeText, api.TextTypeSSML, or "" to tell by the text
+	// SpeechMarks are the speech mark types asked for (tts.MarkTypes); a plain text is then
+	// spoken as markup.Plain, so that its marks are placed.
+	SpeechMarks []string
 }
 
 // checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
@@ -41,6 +44,9 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 	if err != nil {
 		return req, err
 	}
+	if err := checkSpeechMarks(f.SpeechMarks); err != nil {
+		return req, err
+	}
 	if textLater {
 		if ssml {
 			return req, fmt.Errorf("%w: SSML comes whole in one message, not streamed in pieces", markup.ErrSSML)
@@ -49,6 +55,9 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 	}
 	if ssml {
 		return checkMarkup(eng, req)
+	}
+	if len(f.SpeechMarks) > 0 {
+		return checkPlainMarks(eng, req)
 	}
 	return eng.Check(req)
 }

@@ -214,7 +214,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
-	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang, TextType: m.TextType}, ss.srv.limits(), streamed)
+	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang, TextType: m.TextType, SpeechMarks: m.SpeechMarks}, ss.srv.limits(), streamed)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	req.ID, req.Text = id, ""
 	syn := &synthesis{route: labelBidi, id: id, req: req, stream: true, arrived: time.Now()}
 	u := newUtterance(ss.ctx, syn, release, streamed)
-	u.timestamps = m.Timestamps
+	u.timestamps, u.marks = m.Timestamps, m.SpeechMarks
 	return u, nil
 }
 

@@ -42,7 +42,7 @@ func (ss *session) speakOne(u *utterance) {
 		ss.cancel()
 		return
 	}
-	clock := &wordClock{} // the audio and words sent
+	clock := &wordClock{markTypes: u.marks} // the audio, words and marks sent
 	if u.ctx.Err() != nil {
 		ss.complete(u, tts.Stats{}, nil, clock.sent(""), u.ctx.Err())
 		return
@@ -55,12 +55,16 @@ func (ss *session) speakOne(u *utterance) {
 	emit := func(c tts.Chunk) error {
 		frame = audio.AppendPCM16(frame[:0], c.PCM)
 		offset := clock.at
-		words := clock.add(c)
+		words, marks := clock.add(c), clock.take()
+		if !u.timestamps {
+			words = nil
+		}
 		var head func(from, to int) api.WSServerMessage
-		if u.timestamps {
+		if u.timestamps || len(u.marks) > 0 {
 			head = func(from, to int) api.WSServerMessage {
 				at, n := offset+from, to-from
-				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n, Words: within(words, at, at+n)}
+				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n,
+					Words: within(words, at, at+n), Marks: marksWithin(marks, at, at+n, from == 0, to == len(c.PCM))}
 			}
 		}
 		if err := ss.conn.sendAudio(frame, head); err != nil {

@@ -17,6 +17,8 @@ type utterance struct {
 	streamed bool   // text arrives in pieces ({"type":"text"})
 	// timestamps puts an "audio" message naming its words before each binary frame.
 	timestamps bool
+	// marks are the speech mark types the "audio" message before each frame carries.
+	marks []string
 
 	mu     sync.Mutex
 	segs   []string

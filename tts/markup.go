@@ -101,7 +101,7 @@ func StreamMarkup(ctx context.Context, s Streamer, req Request, emit func(Chunk)
 	}
 	segs := req.Markup
 	start := time.Now()
-	m := &markupStream{emit: emit}
+	m := &markupStream{emit: emit, lastWord: markup.Span{Start: -1, End: -1}}
 	// lastAudio is the last segment with speech or a pause; marks after it ride on its end.
 	lastAudio := -1
 	for i, seg := range segs {
@@ -251,7 +251,7 @@ func (m *markupStream) segment(i int, seg markup.Segment, last bool, tail []mark
 				c.Marks = append(c.Marks, Mark{Type: MarkSentence, At: w.Start, Start: s.Src.Start, End: s.Src.End, Value: seg.Source[s.Src.Start:s.Src.End]})
 				m.sentence++
 			}
-			if src := seg.SourceOf(pos, pos+len(text)); src.Start >= 0 && src != m.lastWord {
+			if src := seg.SourceOf(pos, pos+len(text)); src.Start >= 0 && src.Start != m.lastWord.Start {
 				c.Marks = append(c.Marks, Mark{Type: MarkWord, At: w.Start, Start: src.Start, End: src.End, Value: seg.Source[src.Start:src.End]})
 				m.lastWord = src
 			}

@@ -91,6 +91,9 @@ type InvocationRequest struct {
 	// "viseme", "ssml"). Alone, the answer is the marks, one JSON object (SpeechMark) a line,
 	// as Polly's json output format; with Timestamps, each audio event carries its Marks.
 	SpeechMarks []string `json:"speech_marks,omitempty"`
+	// LexiconNames are the pronunciation lexicons the server loaded (--lexicons) to read the
+	// text with, the first that has a word winning, as Polly's LexiconNames.
+	LexiconNames []string `json:"lexicon_names,omitempty"`
 }
 
 // Text types a request may name (Polly's TextType).
@@ -114,8 +117,9 @@ type SpeechRequest struct {
 	// wav answer is complete by default (its header then holds the real sizes): set it to true
 	// for a streamed wav.
 	Stream *bool `json:"stream,omitempty"`
-	// TextType is as InvocationRequest's, for Input.
-	TextType string `json:"text_type,omitempty"`
+	// TextType and LexiconNames are as InvocationRequest's, for Input.
+	TextType     string   `json:"text_type,omitempty"`
+	LexiconNames []string `json:"lexicon_names,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a
@@ -199,6 +203,8 @@ type WSClientMessage struct {
 	// SpeechMarks, on an utterance's first message, puts the marks of each binary frame in the
 	// "audio" message before it (as Timestamps does its words).
 	SpeechMarks []string `json:"speech_marks,omitempty"`
+	// LexiconNames is as InvocationRequest's, on an utterance's first message.
+	LexiconNames []string `json:"lexicon_names,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in

@@ -2,6 +2,7 @@ package markup
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,38 @@ func FuzzParse(f *testing.F) {
 			}
 			if d := s.Pause(func(Pause) time.Duration { return time.Second }); d < 0 || d > MaxBreak {
 				t.Fatalf("pause %v", d)
+			}
+		}
+	})
+}
+
+// FuzzLexicon feeds both lexicon parsers arbitrary files: they never panic, refuse with
+// ErrLexicon, and a lexicon they accept applies to any text without leaving it.
+func FuzzLexicon(f *testing.F) {
+	for _, p := range []string{"testdata/lexicons/good/acme.pls", "testdata/lexicons/good/names.json", "testdata/lexicons/bad/both.json"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, "tomato W3C Kokoro SQL")
+	}
+	f.Fuzz(func(t *testing.T, b []byte, text string) {
+		for _, parse := range []func(string, string, []byte) (*Lexicon, error){ParsePLS, ParseLexiconJSON} {
+			lx, err := parse("x", "x", b)
+			if err != nil {
+				if !errors.Is(err, ErrLexicon) {
+					t.Fatalf("%v does not wrap ErrLexicon", err)
+				}
+				continue
+			}
+			d := PlainDoc(text)
+			d.ApplyLexicons([]*Lexicon{lx})
+			for _, s := range d.Segments() {
+				for _, p := range s.Pieces {
+					if p.Src.Start < 0 || p.Src.End > len(text) || p.Src.Start > p.Src.End {
+						t.Fatalf("piece %+v of a %d-byte text", p, len(text))
+					}
+				}
 			}
 		}
 	})

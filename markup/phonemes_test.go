@@ -54,3 +54,31 @@ func TestRealCorpusPhonemes(t *testing.T) {
 		t.Errorf("checked %d segments through the phonemizer, want at least 10", checked)
 	}
 }
+
+// TestRealLexiconPhonemes changes a word's phonemes with a PLS lexicon, through the real
+// phonemizer: the lexicon's reading wins over the dictionaries'.
+func TestRealLexiconPhonemes(t *testing.T) {
+	paths := testenv.Assets(t)
+	p, err := phonemize.New(phonemize.Config{LexiconDir: paths.Lexicon, Espeak: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	lxs, err := LoadLexicons("testdata/lexicons/good")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(lx ...*Lexicon) string {
+		d := PlainDoc("I like tomato.")
+		d.ApplyLexicons(lx)
+		ps, err := p.Phonemize(d.Segments()[0].Text, "en-us")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	plain, british, sampa := read(), read(lxs["acme"]), read(lxs["sampa"])
+	if !strings.Contains(british, "təˈmɑːtO") || strings.Contains(plain, "təˈmɑːtO") || !strings.Contains(sampa, "təˈmAtO") {
+		t.Errorf("tomato reads %q plain, %q with acme, %q with sampa", plain, british, sampa)
+	}
+}

@@ -7,10 +7,7 @@ import (
 
 // Plain is a plain text as one segment, every byte of it mapped to itself, so that a text
 // without markup is spoken, and its words and sentences are placed, as a document's are.
-func Plain(text string) []Segment {
-	return []Segment{{Text: text, Source: text, Style: Style{Rate: 1},
-		Pieces: []Piece{{At: 0, Len: len(text), Src: Span{0, len(text)}, Exact: true}}}}
-}
+func Plain(text string) []Segment { return PlainDoc(text).Segments() }
 
 // Sentence is one sentence of a run of segments: it starts at byte At of segment Seg's text
 // and reads Src of the document. A sentence may run on across segments (a <break> inside

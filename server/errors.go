@@ -32,6 +32,7 @@ var (
 	errBadTimestamp    = errors.New("invalid request_timestamp")
 	errBadTextType     = errors.New("invalid text_type")
 	errBadSpeechMarks  = errors.New("invalid speech_marks")
+	errUnknownLexicon  = errors.New("unknown lexicon")
 	errMethod          = errors.New("method not allowed")
 	errNotReady        = errors.New("model is not loaded yet")
 	errShuttingDown    = errors.New("server is shutting down")
@@ -105,6 +106,8 @@ func classify(err error) httpError {
 		h := e(http.StatusBadRequest, api.ErrInvalidSpeechMarks, OutcomeClientError)
 		h.body.Valid = append([]string(nil), tts.MarkTypes...)
 		return h
+	case errors.Is(err, errUnknownLexicon):
+		return e(http.StatusBadRequest, api.ErrUnknownLexicon, OutcomeClientError)
 	case errors.Is(err, errBadTextType):
 		h := e(http.StatusBadRequest, api.ErrInvalidTextType, OutcomeClientError)
 		h.body.Valid = []string{api.TextTypeText, api.TextTypeSSML}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -62,6 +63,7 @@ type limits struct {
 	maxRequestAge time.Duration // 0 = never stale
 	now           func() time.Time
 	voices        func(string) string // maps OpenAI voice names to Kokoro voices
+	lexicons      map[string]*markup.Lexicon
 }
 
 // readBody reads a body wrapped by http.MaxBytesReader, naming the limit when it is hit.
@@ -197,7 +199,7 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
 		return nil, err
 	}
-	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType, SpeechMarks: in.SpeechMarks}
+	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType, SpeechMarks: in.SpeechMarks, LexiconNames: in.LexiconNames}
 	capt, err := checkCaptions(in.Captions)
 	if err != nil {
 		return nil, err
@@ -243,7 +245,7 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, TextType: in.TextType}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, TextType: in.TextType, LexiconNames: in.LexiconNames}
 	return s, nil
 }
 

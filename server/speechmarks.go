@@ -21,15 +21,17 @@ func checkSpeechMarks(types []string) error {
 	return nil
 }
 
-// checkPlainMarks checks a plain text that asks for speech marks, and speaks it as one
-// segment of markup so that its marks are placed.
-func checkPlainMarks(eng Engine, req tts.Request) (tts.Request, error) {
+// checkPlain checks a plain text that asks for speech marks or lexicons, and speaks it as one
+// document of markup, read with lxs, so that its marks are placed.
+func checkPlain(eng Engine, req tts.Request, lxs []*markup.Lexicon) (tts.Request, error) {
 	text := req.Text
 	req, err := eng.Check(req)
 	if err != nil {
 		return req, err
 	}
-	req.Markup = markup.Plain(text)
+	doc := markup.PlainDoc(text)
+	doc.ApplyLexicons(lxs)
+	req.Markup = doc.Segments()
 	return tts.CheckMarkup(eng, req)
 }
 

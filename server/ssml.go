@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kokoro-sm/kokoro/api"
@@ -23,14 +24,16 @@ func isSSML(f fields) (bool, error) {
 	return false, fmt.Errorf("%w: %s; supported: %s, %s", errBadTextType, clip(f.TextType), api.TextTypeText, api.TextTypeSSML)
 }
 
-// checkMarkup reads req's text as SSML into the segments the engine speaks, and checks the
+// checkMarkup reads req's text as SSML, with lxs, into the segments the engine speaks, and
+// checks the
 // words they speak as a text (its limits, something to say) and each segment as its own
 // request (its language). Every refusal is a client error decided before any model work.
-func checkMarkup(eng Engine, req tts.Request) (tts.Request, error) {
+func checkMarkup(eng Engine, req tts.Request, lxs []*markup.Lexicon) (tts.Request, error) {
 	doc, err := markup.Parse(req.Text)
 	if err != nil {
 		return req, err
 	}
+	doc.ApplyLexicons(lxs)
 	segs := doc.Segments()
 	words := make([]string, 0, len(segs))
 	for _, s := range segs {
@@ -42,4 +45,27 @@ func checkMarkup(eng Engine, req tts.Request) (tts.Request, error) {
 	}
 	req.Markup = segs
 	return tts.CheckMarkup(eng, req)
+}
+
+// lexiconsOf are the lexicons a request names, in its order.
+func lexiconsOf(names []string, have map[string]*markup.Lexicon) ([]*markup.Lexicon, error) {
+	var out []*markup.Lexicon
+	for _, n := range names {
+		lx, ok := have[n]
+		if !ok {
+			return nil, fmt.Errorf("%w: %s; loaded: %s", errUnknownLexicon, clip(n), strings.Join(lexiconNames(have), ", "))
+		}
+		out = append(out, lx)
+	}
+	return out, nil
+}
+
+// lexiconNames lists the loaded lexicons' names, sorted.
+func lexiconNames(have map[string]*markup.Lexicon) []string {
+	names := make([]string, 0, len(have))
+	for n := range have {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }

@@ -21,6 +21,9 @@ type fields struct {
 	// SpeechMarks are the speech mark types asked for (tts.MarkTypes); a plain text is then
 	// spoken as markup.Plain, so that its marks are placed.
 	SpeechMarks []string
+	// LexiconNames are the pronunciation lexicons to read the text with, the first that has a
+	// word winning (Polly's LexiconNames).
+	LexiconNames []string
 }
 
 // checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
@@ -47,6 +50,10 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 	if err := checkSpeechMarks(f.SpeechMarks); err != nil {
 		return req, err
 	}
+	lxs, err := lexiconsOf(f.LexiconNames, lim.lexicons)
+	if err != nil {
+		return req, err
+	}
 	if textLater {
 		if ssml {
 			return req, fmt.Errorf("%w: SSML comes whole in one message, not streamed in pieces", markup.ErrSSML)
@@ -54,10 +61,10 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 		return eng.CheckVoice(req)
 	}
 	if ssml {
-		return checkMarkup(eng, req)
+		return checkMarkup(eng, req, lxs)
 	}
-	if len(f.SpeechMarks) > 0 {
-		return checkPlainMarks(eng, req)
+	if len(f.SpeechMarks) > 0 || len(lxs) > 0 {
+		return checkPlain(eng, req, lxs)
 	}
 	return eng.Check(req)
 }

@@ -214,7 +214,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
-	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang, TextType: m.TextType, SpeechMarks: m.SpeechMarks}, ss.srv.limits(), streamed)
+	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang, TextType: m.TextType, SpeechMarks: m.SpeechMarks, LexiconNames: m.LexiconNames}, ss.srv.limits(), streamed)
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +233,9 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	syn := &synthesis{route: labelBidi, id: id, req: req, stream: true, arrived: time.Now()}
 	u := newUtterance(ss.ctx, syn, release, streamed)
 	u.timestamps, u.marks = m.Timestamps, m.SpeechMarks
+	if streamed {
+		u.lexicons, _ = lexiconsOf(m.LexiconNames, ss.srv.lexicons) // checkSynthesis refused an unknown one
+	}
 	return u, nil
 }
 

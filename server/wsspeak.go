@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -83,6 +84,11 @@ func (ss *session) speakOne(u *utterance) {
 		req := u.syn.req
 		req.Text = seg
 		req.Resumes = spoke // the sentence before it was spoken: pause as at a sentence end
+		if req.Markup == nil && (len(u.lexicons) > 0 || len(u.marks) > 0) {
+			doc := markup.PlainDoc(seg)
+			doc.ApplyLexicons(u.lexicons)
+			req.Markup = doc.Segments()
+		}
 		st, err := tts.StreamMarkup(u.ctx, ss.eng, req, emit)
 		total.Chunks += st.Chunks
 		total.AudioDuration += st.AudioDuration

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/kokoro-sm/kokoro/markup"
 )
 
 // utterance is one request of a WebSocket session: a complete text, or text streamed in pieces
@@ -19,6 +21,9 @@ type utterance struct {
 	timestamps bool
 	// marks are the speech mark types the "audio" message before each frame carries.
 	marks []string
+	// lexicons read its text, streamed in pieces (a whole text is read with them when it is
+	// checked).
+	lexicons []*markup.Lexicon
 
 	mu     sync.Mutex
 	segs   []string

@@ -305,7 +305,9 @@ func LoadLexicons(dir string) (map[string]*Lexicon, error) {
 }
 
 // isWordRune reports whether r is part of a word, for matching graphemes as whole words.
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' }
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’'
+}
 
 // firstWord is s up to its first rune that is not part of a word (all of s when none is).
 func firstWord(s string) string {

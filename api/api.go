@@ -94,6 +94,8 @@ type InvocationRequest struct {
 	// LexiconNames are the pronunciation lexicons the server loaded (--lexicons) to read the
 	// text with, the first that has a word winning, as Polly's LexiconNames.
 	LexiconNames []string `json:"lexicon_names,omitempty"`
+	// InputType InputTypePhonemes reads Text as Kokoro's phonemes, spoken as written.
+	InputType string `json:"input_type,omitempty"`
 }
 
 // Text types a request may name (Polly's TextType).
@@ -120,6 +122,7 @@ type SpeechRequest struct {
 	// TextType and LexiconNames are as InvocationRequest's, for Input.
 	TextType     string   `json:"text_type,omitempty"`
 	LexiconNames []string `json:"lexicon_names,omitempty"`
+	InputType    string   `json:"input_type,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a
@@ -205,6 +208,8 @@ type WSClientMessage struct {
 	SpeechMarks []string `json:"speech_marks,omitempty"`
 	// LexiconNames is as InvocationRequest's, on an utterance's first message.
 	LexiconNames []string `json:"lexicon_names,omitempty"`
+	// InputType is as InvocationRequest's, for a whole message's text.
+	InputType string `json:"input_type,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in

@@ -12,3 +12,35 @@ type SpeechMark struct {
 	End   *int   `json:"end,omitempty"`
 	Value string `json:"value"`
 }
+
+// Input types a request may name: its text is text (the default) or Kokoro's phonemes.
+const (
+	InputTypeText     = "text"
+	InputTypePhonemes = "phonemes"
+)
+
+// Kokoro-FastAPI's phoneme routes.
+const (
+	RoutePhonemize            = "/dev/phonemize"
+	RouteGenerateFromPhonemes = "/dev/generate_from_phonemes"
+)
+
+// PhonemeRequest is the body of POST /dev/phonemize, as Kokoro-FastAPI takes it: Language is
+// a language code or the reference pipeline's one-letter code ("a" by default).
+type PhonemeRequest struct {
+	Text     string `json:"text"`
+	Language string `json:"language,omitempty"`
+}
+
+// PhonemeResponse is the answer of POST /dev/phonemize: the phonemes and their vocabulary ids.
+type PhonemeResponse struct {
+	Phonemes string  `json:"phonemes"`
+	Tokens   []int64 `json:"tokens"`
+}
+
+// GenerateFromPhonemesRequest is the body of POST /dev/generate_from_phonemes, as
+// Kokoro-FastAPI takes it; the answer is a streamed WAV.
+type GenerateFromPhonemesRequest struct {
+	Phonemes string `json:"phonemes"`
+	Voice    string `json:"voice"`
+}

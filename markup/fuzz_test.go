@@ -79,3 +79,26 @@ func FuzzLexicon(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFromPhonemes feeds phoneme input arbitrary text: it never panics, refuses with
+// ErrPhonemes, and what it accepts maps every piece into the input.
+func FuzzFromPhonemes(f *testing.F) {
+	f.Add("həlˈO, wˈɜɹld!")
+	f.Add("  ðə  (kwˈɪk) …")
+	f.Fuzz(func(t *testing.T, ps string) {
+		d, err := FromPhonemes(ps)
+		if err != nil {
+			if !errors.Is(err, ErrPhonemes) {
+				t.Fatalf("%v does not wrap ErrPhonemes", err)
+			}
+			return
+		}
+		for _, s := range d.Segments() {
+			for _, p := range s.Pieces {
+				if p.Src.Start < 0 || p.Src.End > len(ps) || p.Src.Start > p.Src.End {
+					t.Fatalf("piece %+v of %q", p, ps)
+				}
+			}
+		}
+	})
+}

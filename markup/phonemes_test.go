@@ -82,3 +82,31 @@ func TestRealLexiconPhonemes(t *testing.T) {
 		t.Errorf("tomato reads %q plain, %q with acme, %q with sampa", plain, british, sampa)
 	}
 }
+
+// TestRealPhonemeInput speaks a phoneme text as written: the phonemizer hands back the same
+// phonemes, punctuation included.
+func TestRealPhonemeInput(t *testing.T) {
+	paths := testenv.Assets(t)
+	p, err := phonemize.New(phonemize.Config{LexiconDir: paths.Lexicon, Espeak: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, in := range []string{"həlˈO, wˈɜɹld!", "ðə kwˈɪk bɹˈWn fˈɑks.", "kˈOkəɹO"} {
+		d, err := FromPhonemes(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		segs := d.Segments()
+		got, err := p.Phonemize(segs[0].Text, segs[0].Style.Lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != in {
+			t.Errorf("%q (as %q) reads %q", in, segs[0].Text, got)
+		}
+	}
+	if _, err := FromPhonemes("hello ☃"); err == nil || !strings.Contains(err.Error(), "☃") {
+		t.Errorf("a snowman: %v", err)
+	}
+}

@@ -33,6 +33,7 @@ var (
 	errBadTextType     = errors.New("invalid text_type")
 	errBadSpeechMarks  = errors.New("invalid speech_marks")
 	errUnknownLexicon  = errors.New("unknown lexicon")
+	errBadInputType    = errors.New("invalid input_type")
 	errMethod          = errors.New("method not allowed")
 	errNotReady        = errors.New("model is not loaded yet")
 	errShuttingDown    = errors.New("server is shutting down")
@@ -105,6 +106,12 @@ func classify(err error) httpError {
 	case errors.Is(err, errBadSpeechMarks):
 		h := e(http.StatusBadRequest, api.ErrInvalidSpeechMarks, OutcomeClientError)
 		h.body.Valid = append([]string(nil), tts.MarkTypes...)
+		return h
+	case errors.Is(err, markup.ErrPhonemes):
+		return e(http.StatusBadRequest, api.ErrInvalidPhonemes, OutcomeClientError)
+	case errors.Is(err, errBadInputType):
+		h := e(http.StatusBadRequest, api.ErrInvalidInputType, OutcomeClientError)
+		h.body.Valid = []string{api.InputTypeText, api.InputTypePhonemes}
 		return h
 	case errors.Is(err, errUnknownLexicon):
 		return e(http.StatusBadRequest, api.ErrUnknownLexicon, OutcomeClientError)

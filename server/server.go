@@ -186,6 +186,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteInvocations, s.handleSynthesis(labelInvocations, parseInvocation))
 	mux.HandleFunc(api.RouteOpenAISpeech, s.handleSynthesis(labelSpeech, parseSpeech))
 	mux.HandleFunc(api.RouteCaptionedSpeech, s.handleSynthesis(labelCaptioned, parseCaptioned))
+	mux.HandleFunc(api.RoutePhonemize, s.handlePhonemize)
+	mux.HandleFunc(api.RouteGenerateFromPhonemes, s.handleSynthesis(labelFromPhonemes, parseFromPhonemes))
 	mux.HandleFunc(api.RouteOpenAIVoices, s.handleVoices)
 	mux.HandleFunc(api.RouteOpenAIModels, s.handleModels)
 	mux.HandleFunc(api.RouteOpenAIModels+"/", s.handleModels)

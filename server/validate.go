@@ -24,6 +24,7 @@ type fields struct {
 	// LexiconNames are the pronunciation lexicons to read the text with, the first that has a
 	// word winning (Polly's LexiconNames).
 	LexiconNames []string
+	InputType    string // api.InputTypeText ("" too) or api.InputTypePhonemes
 }
 
 // checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
@@ -54,11 +55,21 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 	if err != nil {
 		return req, err
 	}
+	phonemes, err := isPhonemes(f, ssml)
+	if err != nil {
+		return req, err
+	}
 	if textLater {
+		if phonemes {
+			return req, fmt.Errorf("%w: phonemes come whole in one message, not streamed in pieces", markup.ErrPhonemes)
+		}
 		if ssml {
 			return req, fmt.Errorf("%w: SSML comes whole in one message, not streamed in pieces", markup.ErrSSML)
 		}
 		return eng.CheckVoice(req)
+	}
+	if phonemes {
+		return checkPhonemes(eng, req)
 	}
 	if ssml {
 		return checkMarkup(eng, req, lxs)

@@ -214,7 +214,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
-	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang, TextType: m.TextType, SpeechMarks: m.SpeechMarks, LexiconNames: m.LexiconNames}, ss.srv.limits(), streamed)
+	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang, TextType: m.TextType, SpeechMarks: m.SpeechMarks, LexiconNames: m.LexiconNames, InputType: m.InputType}, ss.srv.limits(), streamed)
 	if err != nil {
 		return nil, err
 	}

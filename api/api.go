@@ -96,6 +96,8 @@ type InvocationRequest struct {
 	LexiconNames []string `json:"lexicon_names,omitempty"`
 	// InputType InputTypePhonemes reads Text as Kokoro's phonemes, spoken as written.
 	InputType string `json:"input_type,omitempty"`
+	// NormalizationOptions switches the text normalization (absent: the defaults).
+	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
 }
 
 // Text types a request may name (Polly's TextType).
@@ -123,6 +125,8 @@ type SpeechRequest struct {
 	TextType     string   `json:"text_type,omitempty"`
 	LexiconNames []string `json:"lexicon_names,omitempty"`
 	InputType    string   `json:"input_type,omitempty"`
+	// NormalizationOptions is as InvocationRequest's (Kokoro-FastAPI takes it here too).
+	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a

@@ -44,3 +44,18 @@ type GenerateFromPhonemesRequest struct {
 	Phonemes string `json:"phonemes"`
 	Voice    string `json:"voice"`
 }
+
+// NormalizationOptions are Kokoro-FastAPI's text normalization switches, as its requests name
+// them. url_normalization and email_normalization (both on by default) read web and e-mail
+// addresses as they are said; normalize false turns both off. kokoro's phonemizer always reads
+// units, phone numbers and symbols its own way: the other switches are accepted and change
+// nothing.
+type NormalizationOptions struct {
+	Normalize                          *bool `json:"normalize,omitempty"`
+	URLNormalization                   *bool `json:"url_normalization,omitempty"`
+	EmailNormalization                 *bool `json:"email_normalization,omitempty"`
+	UnitNormalization                  *bool `json:"unit_normalization,omitempty"`
+	PhoneNormalization                 *bool `json:"phone_normalization,omitempty"`
+	OptionalPluralizationNormalization *bool `json:"optional_pluralization_normalization,omitempty"`
+	ReplaceRemainingSymbols            *bool `json:"replace_remaining_symbols,omitempty"`
+}

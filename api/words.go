@@ -1,7 +1,5 @@
 package api
 
-import "encoding/json"
-
 // Word is one spoken word and where its sound lies in an utterance's audio, counted from the
 // utterance's first sample (PCM at SampleRate): samples [Start, End), and the same in
 // milliseconds. Word is the text as the request wrote it, with the punctuation written against
@@ -94,9 +92,9 @@ type CaptionedSpeechRequest struct {
 	ReturnDownloadLink bool     `json:"return_download_link,omitempty"`
 	LangCode           string   `json:"lang_code,omitempty"`         // a one-letter code ("a" en-us, "j" ja, …) or a language tag
 	VolumeMultiplier   *float64 `json:"volume_multiplier,omitempty"` // scales the samples; default 1
-	// NormalizationOptions tune Kokoro-FastAPI's text normalizer; kokoro's phonemizer reads
-	// numbers, units and symbols its own way, and accepts the field.
-	NormalizationOptions json.RawMessage `json:"normalization_options,omitempty"`
+	// NormalizationOptions switch the text normalization (NormalizationOptions' fields say
+	// which take effect).
+	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
 }
 
 // CaptionedSpeechResponse is Kokoro-FastAPI's answer shape: audio in base64, its media type, and

@@ -74,3 +74,32 @@ func TestBadLexiconFailsTheStart(t *testing.T) {
 		t.Errorf("New: %v, want the file and line 5", err)
 	}
 }
+
+// TestNormalizationSwitches reads a web address as it is said by default, and as written when
+// the request turns url_normalization (or normalize) off, on /invocations and on Kokoro-FastAPI's
+// captioned route.
+func TestNormalizationSwitches(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.waitReady()
+	text, said := "Visit https://example.com/docs today.", "Visit example dot com slash docs today."
+	for _, c := range []struct {
+		opts string
+		want string
+	}{
+		{``, said},
+		{`,"normalization_options":{"url_normalization":true,"unit_normalization":false}`, said},
+		{`,"normalization_options":{"url_normalization":false}`, text},
+		{`,"normalization_options":{"normalize":false}`, text},
+	} {
+		resp := post(t, client(t), h.url+api.RouteInvocations, `{"text":"`+text+`","format":"pcm"`+c.opts+`}`)
+		b := readAll(t, resp)
+		if resp.StatusCode != http.StatusOK || len(b) != 2*wantSamples(c.want) {
+			t.Errorf("%s: status %d, %d bytes, want %d (%q)", c.opts, resp.StatusCode, len(b), 2*wantSamples(c.want), c.want)
+		}
+	}
+	resp := post(t, client(t), h.url+api.RouteCaptionedSpeech, `{"input":"`+text+`","voice":"af_heart","response_format":"pcm","stream":false,"normalization_options":{"url_normalization":false}}`)
+	if b := readAll(t, resp); resp.StatusCode != http.StatusOK {
+		t.Errorf("captioned with normalization_options: %d %s", resp.StatusCode, b)
+	}
+}

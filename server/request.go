@@ -199,7 +199,7 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
 		return nil, err
 	}
-	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType, SpeechMarks: in.SpeechMarks, LexiconNames: in.LexiconNames, InputType: in.InputType}
+	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType, SpeechMarks: in.SpeechMarks, LexiconNames: in.LexiconNames, InputType: in.InputType, Normalization: in.NormalizationOptions}
 	capt, err := checkCaptions(in.Captions)
 	if err != nil {
 		return nil, err
@@ -245,7 +245,7 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, TextType: in.TextType, LexiconNames: in.LexiconNames, InputType: in.InputType}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, TextType: in.TextType, LexiconNames: in.LexiconNames, InputType: in.InputType, Normalization: in.NormalizationOptions}
 	return s, nil
 }
 

@@ -21,9 +21,10 @@ func checkSpeechMarks(types []string) error {
 	return nil
 }
 
-// checkPlain checks a plain text that asks for speech marks or lexicons, and speaks it as one
-// document of markup, read with lxs, so that its marks are placed.
-func checkPlain(eng Engine, req tts.Request, lxs []*markup.Lexicon) (tts.Request, error) {
+// checkPlain checks a plain text that asks for speech marks or lexicons, or that norm
+// rewrites, and speaks it as one document of markup, read with lxs and norm, so that its marks
+// are placed.
+func checkPlain(eng Engine, req tts.Request, lxs []*markup.Lexicon, norm markup.Normalization) (tts.Request, error) {
 	text := req.Text
 	req, err := eng.Check(req)
 	if err != nil {
@@ -31,6 +32,7 @@ func checkPlain(eng Engine, req tts.Request, lxs []*markup.Lexicon) (tts.Request
 	}
 	doc := markup.PlainDoc(text)
 	doc.ApplyLexicons(lxs)
+	doc.Normalize(norm)
 	req.Markup = doc.Segments()
 	return tts.CheckMarkup(eng, req)
 }

@@ -24,16 +24,17 @@ func isSSML(f fields) (bool, error) {
 	return false, fmt.Errorf("%w: %s; supported: %s, %s", errBadTextType, clip(f.TextType), api.TextTypeText, api.TextTypeSSML)
 }
 
-// checkMarkup reads req's text as SSML, with lxs, into the segments the engine speaks, and
+// checkMarkup reads req's text as SSML, with lxs and norm, into the segments the engine speaks, and
 // checks the
 // words they speak as a text (its limits, something to say) and each segment as its own
 // request (its language). Every refusal is a client error decided before any model work.
-func checkMarkup(eng Engine, req tts.Request, lxs []*markup.Lexicon) (tts.Request, error) {
+func checkMarkup(eng Engine, req tts.Request, lxs []*markup.Lexicon, norm markup.Normalization) (tts.Request, error) {
 	doc, err := markup.Parse(req.Text)
 	if err != nil {
 		return req, err
 	}
 	doc.ApplyLexicons(lxs)
+	doc.Normalize(norm)
 	segs := doc.Segments()
 	words := make([]string, 0, len(segs))
 	for _, s := range segs {
@@ -68,4 +69,20 @@ func lexiconNames(have map[string]*markup.Lexicon) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// normalizationOf turns a request's normalization switches into the markup's: the defaults,
+// less what the request turns off.
+func normalizationOf(o *api.NormalizationOptions) markup.Normalization {
+	n := markup.DefaultNormalization
+	if o == nil {
+		return n
+	}
+	off := func(v *bool) bool { return v != nil && !*v }
+	if off(o.Normalize) {
+		return markup.Normalization{}
+	}
+	n.URLs = n.URLs && !off(o.URLNormalization)
+	n.Emails = n.Emails && !off(o.EmailNormalization)
+	return n
 }

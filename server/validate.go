@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -25,6 +26,8 @@ type fields struct {
 	// word winning (Polly's LexiconNames).
 	LexiconNames []string
 	InputType    string // api.InputTypeText ("" too) or api.InputTypePhonemes
+	// Normalization switches the text normalization; nil for the defaults.
+	Normalization *api.NormalizationOptions
 }
 
 // checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
@@ -71,11 +74,12 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 	if phonemes {
 		return checkPhonemes(eng, req)
 	}
+	norm := normalizationOf(f.Normalization)
 	if ssml {
-		return checkMarkup(eng, req, lxs)
+		return checkMarkup(eng, req, lxs, norm)
 	}
-	if len(f.SpeechMarks) > 0 || len(lxs) > 0 {
-		return checkPlain(eng, req, lxs)
+	if len(f.SpeechMarks) > 0 || len(lxs) > 0 || norm.Rewrites(f.Text) {
+		return checkPlain(eng, req, lxs, norm)
 	}
 	return eng.Check(req)
 }

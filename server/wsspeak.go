@@ -84,9 +84,10 @@ func (ss *session) speakOne(u *utterance) {
 		req := u.syn.req
 		req.Text = seg
 		req.Resumes = spoke // the sentence before it was spoken: pause as at a sentence end
-		if req.Markup == nil && (len(u.lexicons) > 0 || len(u.marks) > 0) {
+		if req.Markup == nil && (len(u.lexicons) > 0 || len(u.marks) > 0 || markup.DefaultNormalization.Rewrites(seg)) {
 			doc := markup.PlainDoc(seg)
 			doc.ApplyLexicons(u.lexicons)
+			doc.Normalize(markup.DefaultNormalization)
 			req.Markup = doc.Segments()
 		}
 		st, err := tts.StreamMarkup(u.ctx, ss.eng, req, emit)

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -231,10 +232,16 @@ func TestSpeechMarksBesideAudio(t *testing.T) {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
 	var marks []api.SpeechMark
+	var words []api.Word
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var ev api.InvocationEvent
 		if err := json.Unmarshal([]byte(line), &ev); err != nil {
 			t.Fatal(err)
+		}
+		for _, w := range ev.Words {
+			if len(words) == 0 || words[len(words)-1].Index != w.Index {
+				words = append(words, w)
+			}
 		}
 		for _, m := range ev.Marks {
 			if ms := api.SamplesMS(ev.Offset); float64(m.Time) < ms-1 || float64(m.Time) > api.SamplesMS(ev.Offset+ev.Samples)+1 {
@@ -243,7 +250,13 @@ func TestSpeechMarksBesideAudio(t *testing.T) {
 		}
 		marks = append(marks, ev.Marks...)
 	}
-	if len(marks) != 4 || marks[0].Type != "word" || marks[3].Value != "four." {
-		t.Errorf("marks %+v", marks)
+	if len(marks) != 4 || marks[0].Type != "word" || marks[3].Value != "four." || len(words) != 4 {
+		t.Fatalf("marks %+v, words %+v", marks, words)
+	}
+	// A word mark is its word's timestamp: what the word timing judge measures holds for it.
+	for i, m := range marks {
+		if m.Time != int(math.Round(words[i].StartMS)) || m.Value != words[i].Word {
+			t.Errorf("word mark %+v, its word's timestamp %+v", m, words[i])
+		}
 	}
 }

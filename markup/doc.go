@@ -12,7 +12,8 @@
 // as text. Doc.Segments cuts the result where the audio must change: at a pause, and where
 // the rate, volume or language changes.
 //
-// Parse is built for hostile input: a document over MaxBytes, nested deeper than MaxDepth,
+// Parse is built for hostile input: a document over MaxBytes, with more than MaxElements
+// tags, nested deeper than MaxDepth,
 // with a DTD or entity declarations (so no entity expansion), an unclosed or mismatched
 // tag, an element outside the subset, or an attribute outside a tag's set is an error that
 // names the problem and the valid values, found in one pass over the input.

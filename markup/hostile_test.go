@@ -38,6 +38,7 @@ func TestHostileGenerated(t *testing.T) {
 	for name, doc := range map[string]string{
 		"oversized":       "<speak>" + strings.Repeat("a ", MaxBytes/2) + "</speak>",
 		"deep":            "<speak>" + strings.Repeat("<emphasis>", 100000) + "x",
+		"many-elements":   "<speak>" + strings.Repeat("<s>x</s>", MaxElements) + "</speak>",
 		"many-attrs":      "<speak><break" + strings.Repeat(` time="1s"`, 1000) + "/></speak>",
 		"invalid-utf8":    "<speak>\xff\xfe</speak>",
 		"many-entities":   "<speak>" + strings.Repeat("&amp;", 100000) + "</speak>" + "<x>",

@@ -94,10 +94,16 @@ func (d *Doc) Segments() []Segment {
 		}
 		cur, open = &Segment{Style: Style{Rate: 1}, Source: d.Source}, false
 	}
+	lastText := -1 // the last item with words: an implied break after it is dropped
+	for i, it := range d.Items {
+		if it.Kind == KindText && strings.TrimSpace(it.Text) != "" {
+			lastText = i
+		}
+	}
 	for i, it := range d.Items {
 		switch it.Kind {
 		case KindBreak:
-			if it.Implied && (!spoken || !hasText(d.Items[i+1:])) {
+			if it.Implied && (!spoken || i > lastText) {
 				continue
 			}
 			cur.Breaks = append(cur.Breaks, it)
@@ -146,16 +152,6 @@ func (d *Doc) Segments() []Segment {
 	}
 	flush()
 	return out
-}
-
-// hasText reports whether items hold anything spoken.
-func hasText(items []Item) bool {
-	for _, it := range items {
-		if it.Kind == KindText && strings.TrimSpace(it.Text) != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // sameSound reports whether two styles are spoken alike: the same rate, volume and language.

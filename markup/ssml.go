@@ -17,6 +17,10 @@ const (
 	MaxBytes = 1 << 20
 	MaxDepth = 32
 	MaxBreak = 10 * time.Second
+	// MaxElements bounds the tags of a document: Polly takes 6,000 characters of SSML, so
+	// no document written for it comes near, and a flood of tags is refused before it costs
+	// more than a parse.
+	MaxElements = 10000
 )
 
 // ErrSSML is the error every refusal of Parse wraps; its message names the problem and the
@@ -126,6 +130,7 @@ type parser struct {
 	stack []*frame
 	items []Item
 	root  bool // <speak> was opened
+	elems int  // elements opened so far
 	done  bool // </speak> was read
 }
 
@@ -212,6 +217,9 @@ func (p *parser) open(t xml.StartElement, pos, end int) error {
 	}
 	if name == "speak" && p.root {
 		return errors.New("<speak> inside <speak>")
+	}
+	if p.elems++; p.elems > MaxElements {
+		return fmt.Errorf("more than %d elements", MaxElements)
 	}
 	if len(p.stack) >= MaxDepth {
 		return fmt.Errorf("elements nested deeper than %d", MaxDepth)

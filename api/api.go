@@ -84,7 +84,27 @@ type InvocationRequest struct {
 	// Captions ("srt" or "vtt") adds the whole text's captions to the timed answer's end; it
 	// implies Timestamps.
 	Captions string `json:"captions,omitempty"`
+	// TextType is Polly's: TextTypeSSML reads Text as SSML, TextTypeText as plain text; absent,
+	// a text that starts with <speak> is SSML.
+	TextType string `json:"text_type,omitempty"`
+	// SpeechMarks names the speech marks wanted (Polly's SpeechMarkTypes: "sentence", "word",
+	// "viseme", "ssml"). Alone, the answer is the marks, one JSON object (SpeechMark) a line,
+	// as Polly's json output format; with Timestamps, each audio event carries its Marks.
+	SpeechMarks []string `json:"speech_marks,omitempty"`
+	// LexiconNames are the pronunciation lexicons the server loaded (--lexicons) to read the
+	// text with, the first that has a word winning, as Polly's LexiconNames.
+	LexiconNames []string `json:"lexicon_names,omitempty"`
+	// InputType InputTypePhonemes reads Text as Kokoro's phonemes, spoken as written.
+	InputType string `json:"input_type,omitempty"`
+	// NormalizationOptions switches the text normalization (absent: the defaults).
+	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
 }
+
+// Text types a request may name (Polly's TextType).
+const (
+	TextTypeText = "text"
+	TextTypeSSML = "ssml"
+)
 
 // SpeechRequest is the body of the OpenAI-compatible POST /v1/audio/speech.
 type SpeechRequest struct {
@@ -101,6 +121,12 @@ type SpeechRequest struct {
 	// wav answer is complete by default (its header then holds the real sizes): set it to true
 	// for a streamed wav.
 	Stream *bool `json:"stream,omitempty"`
+	// TextType and LexiconNames are as InvocationRequest's, for Input.
+	TextType     string   `json:"text_type,omitempty"`
+	LexiconNames []string `json:"lexicon_names,omitempty"`
+	InputType    string   `json:"input_type,omitempty"`
+	// NormalizationOptions is as InvocationRequest's (Kokoro-FastAPI takes it here too).
+	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a
@@ -178,6 +204,16 @@ type WSClientMessage struct {
 	// Timestamps, on an utterance's first message, puts an "audio" message naming the words
 	// of each binary frame before it.
 	Timestamps bool `json:"timestamps,omitempty"`
+	// TextType is as InvocationRequest's; SSML is read from a whole "text" message, not from
+	// text streamed in pieces.
+	TextType string `json:"text_type,omitempty"`
+	// SpeechMarks, on an utterance's first message, puts the marks of each binary frame in the
+	// "audio" message before it (as Timestamps does its words).
+	SpeechMarks []string `json:"speech_marks,omitempty"`
+	// LexiconNames is as InvocationRequest's, on an utterance's first message.
+	LexiconNames []string `json:"lexicon_names,omitempty"`
+	// InputType is as InvocationRequest's, for a whole message's text.
+	InputType string `json:"input_type,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in
@@ -197,6 +233,8 @@ type WSServerMessage struct {
 	Offset  *int   `json:"offset,omitempty"`
 	Samples *int   `json:"samples,omitempty"`
 	Words   []Word `json:"words,omitempty"`
+	// Marks are the speech marks the frame's samples reach, when the utterance asked for them.
+	Marks []SpeechMark `json:"marks,omitempty"`
 	// Sent, on a cancelled synthesis_complete, is what had been sent of the utterance.
 	Sent *SentAudio `json:"sent,omitempty"`
 }

@@ -21,6 +21,12 @@ const (
 	ErrBodyTimeout        = "body_timeout"               // 408: the body did not arrive in time
 	ErrBodyTooLarge       = "body_too_large"             // 413
 	ErrEmptyText          = "empty_text"                 // 400: nothing to speak
+	ErrInvalidSSML        = "invalid_ssml"               // 400: SSML the server does not read; the message names the problem and the valid values
+	ErrInvalidTextType    = "invalid_text_type"          // 400: a text_type other than text or ssml
+	ErrInvalidSpeechMarks = "invalid_speech_marks"       // 400; valid lists the speech mark types
+	ErrInvalidPhonemes    = "invalid_phonemes"           // 400: phoneme input with a symbol Kokoro does not speak
+	ErrInvalidInputType   = "invalid_input_type"         // 400: an input_type other than text or phonemes
+	ErrUnknownLexicon     = "unknown_lexicon"            // 400: a lexicon_names entry the server has not loaded; the message lists those it has
 	ErrTextTooLong        = "text_too_long"              // 413: over the configured character limit
 	ErrUnknownVoice       = "unknown_voice"              // 400; valid lists the voices
 	ErrInvalidSpeed       = "invalid_speed"              // 400: outside MinSpeed..MaxSpeed

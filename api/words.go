@@ -1,7 +1,5 @@
 package api
 
-import "encoding/json"
-
 // Word is one spoken word and where its sound lies in an utterance's audio, counted from the
 // utterance's first sample (PCM at SampleRate): samples [Start, End), and the same in
 // milliseconds. Word is the text as the request wrote it, with the punctuation written against
@@ -46,23 +44,26 @@ type CutWord struct {
 // with the utterance's Samples, its word count and, when asked for, its captions. A stream
 // without its "done" line was cut short.
 type InvocationEvent struct {
-	Type     string  `json:"type"`
-	Audio    string  `json:"audio,omitempty"`
-	Offset   int     `json:"offset"`
-	Samples  int     `json:"samples"`
-	Words    []Word  `json:"words,omitempty"`
-	WordsN   *int    `json:"word_count,omitempty"`
-	Captions *string `json:"captions,omitempty"`
+	Type    string `json:"type"`
+	Audio   string `json:"audio,omitempty"`
+	Offset  int    `json:"offset"`
+	Samples int    `json:"samples"`
+	Words   []Word `json:"words,omitempty"`
+	// Marks are the speech marks the event's samples reach, when the request asked for them.
+	Marks    []SpeechMark `json:"marks,omitempty"`
+	WordsN   *int         `json:"word_count,omitempty"`
+	Captions *string      `json:"captions,omitempty"`
 }
 
 // InvocationTimed is the body of a POST /invocations answer with "timestamps" and "stream":
 // false: the whole file in base64, every word, and the captions when asked for.
 type InvocationTimed struct {
-	Audio    string  `json:"audio"`
-	Format   string  `json:"format"`
-	Samples  int     `json:"samples"`
-	Words    []Word  `json:"words"`
-	Captions *string `json:"captions,omitempty"`
+	Audio    string       `json:"audio"`
+	Format   string       `json:"format"`
+	Samples  int          `json:"samples"`
+	Words    []Word       `json:"words"`
+	Marks    []SpeechMark `json:"marks,omitempty"`
+	Captions *string      `json:"captions,omitempty"`
 }
 
 // Event types of a timed /invocations answer.
@@ -91,9 +92,9 @@ type CaptionedSpeechRequest struct {
 	ReturnDownloadLink bool     `json:"return_download_link,omitempty"`
 	LangCode           string   `json:"lang_code,omitempty"`         // a one-letter code ("a" en-us, "j" ja, …) or a language tag
 	VolumeMultiplier   *float64 `json:"volume_multiplier,omitempty"` // scales the samples; default 1
-	// NormalizationOptions tune Kokoro-FastAPI's text normalizer; kokoro's phonemizer reads
-	// numbers, units and symbols its own way, and accepts the field.
-	NormalizationOptions json.RawMessage `json:"normalization_options,omitempty"`
+	// NormalizationOptions switch the text normalization (NormalizationOptions' fields say
+	// which take effect).
+	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
 }
 
 // CaptionedSpeechResponse is Kokoro-FastAPI's answer shape: audio in base64, its media type, and

@@ -43,6 +43,6 @@ func parseCaptioned(b []byte, _ limits) (*synthesis, error) {
 	s.timed = captionedFraming{mediaType: s.format.ContentType, timestamps: in.ReturnTimestamps == nil || *in.ReturnTimestamps}
 	// lang_code is the reference pipeline's one-letter code ("a", "j", …), which checkLang
 	// reads as it reads a language tag.
-	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, Lang: in.LangCode}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, Lang: in.LangCode, Normalization: in.NormalizationOptions}
 	return s, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
 	"github.com/kokoro-sm/kokoro/captions"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -29,6 +30,10 @@ var (
 	errBadVolume       = errors.New("invalid volume_multiplier")
 	errBadRequestID    = errors.New("invalid request_id")
 	errBadTimestamp    = errors.New("invalid request_timestamp")
+	errBadTextType     = errors.New("invalid text_type")
+	errBadSpeechMarks  = errors.New("invalid speech_marks")
+	errUnknownLexicon  = errors.New("unknown lexicon")
+	errBadInputType    = errors.New("invalid input_type")
 	errMethod          = errors.New("method not allowed")
 	errNotReady        = errors.New("model is not loaded yet")
 	errShuttingDown    = errors.New("server is shutting down")
@@ -95,6 +100,24 @@ func classify(err error) httpError {
 	case errors.Is(err, errBadCaptions):
 		h := e(http.StatusBadRequest, api.ErrUnsupportedCaption, OutcomeClientError)
 		h.body.Valid = append([]string(nil), captions.Formats...)
+		return h
+	case errors.Is(err, markup.ErrSSML):
+		return e(http.StatusBadRequest, api.ErrInvalidSSML, OutcomeClientError)
+	case errors.Is(err, errBadSpeechMarks):
+		h := e(http.StatusBadRequest, api.ErrInvalidSpeechMarks, OutcomeClientError)
+		h.body.Valid = append([]string(nil), tts.MarkTypes...)
+		return h
+	case errors.Is(err, markup.ErrPhonemes):
+		return e(http.StatusBadRequest, api.ErrInvalidPhonemes, OutcomeClientError)
+	case errors.Is(err, errBadInputType):
+		h := e(http.StatusBadRequest, api.ErrInvalidInputType, OutcomeClientError)
+		h.body.Valid = []string{api.InputTypeText, api.InputTypePhonemes}
+		return h
+	case errors.Is(err, errUnknownLexicon):
+		return e(http.StatusBadRequest, api.ErrUnknownLexicon, OutcomeClientError)
+	case errors.Is(err, errBadTextType):
+		h := e(http.StatusBadRequest, api.ErrInvalidTextType, OutcomeClientError)
+		h.body.Valid = []string{api.TextTypeText, api.TextTypeSSML}
 		return h
 	case errors.Is(err, errBadRequestID):
 		return e(http.StatusBadRequest, api.ErrInvalidRequestID, OutcomeClientError)

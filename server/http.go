@@ -173,7 +173,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 
 		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes(), draining: s.draining.Load}
 		if syn.timed != nil {
-			out.clock = &wordClock{}
+			out.clock = &wordClock{markTypes: syn.fields.SpeechMarks}
 		}
 		defer out.close()
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
@@ -207,7 +207,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 }
 
 func (s *Server) limits() limits {
-	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve}
+	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve, lexicons: s.lexicons}
 }
 
 // speak admits syn and streams it through emit. Every transport takes this path, so the
@@ -218,7 +218,7 @@ func (s *Server) speak(ctx context.Context, eng Engine, syn *synthesis, emit fun
 		return tts.Stats{}, err
 	}
 	defer release()
-	return eng.Stream(ctx, syn.req, emit)
+	return tts.StreamMarkup(ctx, eng, syn.req, emit)
 }
 
 // admit takes a slot of the admission gate; release gives it back (once, however often it
@@ -333,27 +333,28 @@ func (h *httpAudio) emit(c tts.Chunk) error {
 	}
 	if h.clock != nil {
 		offset := h.clock.at
-		return h.writeTimed(pcm, offset, h.clock.add(c))
+		words := h.clock.add(c)
+		return h.writeTimed(pcm, offset, words, h.clock.take())
 	}
 	return h.write(pcm)
 }
 
 // writeTimed sends h.buf as one line of the route's timed framing, with the words in it.
-func (h *httpAudio) writeTimed(pcm []float32, offset int, words []api.Word) error {
-	if err := h.sendLine(h.syn.timed.piece(h.buf, offset, len(pcm), words)); err != nil {
+func (h *httpAudio) writeTimed(pcm []float32, offset int, words []api.Word, marks []api.SpeechMark) error {
+	if err := h.sendLine(h.syn.timed.piece(h.buf, offset, len(pcm), words, marks)); err != nil {
 		return err
 	}
 	h.first.wrote(pcm, time.Now())
 	return nil
 }
 
-// sendLine sends v as one line of JSON.
+// sendLine sends v as one line of JSON (as several, one each, when it is lines).
 func (h *httpAudio) sendLine(v any) error {
-	b, err := json.Marshal(v)
+	b, err := jsonLines(v)
 	if err != nil {
 		return err
 	}
-	h.event = append(append(h.event[:0], b...), '\n')
+	h.event = append(h.event[:0], b...)
 	return h.send(h.event)
 }
 
@@ -369,7 +370,7 @@ func (h *httpAudio) finish() error {
 	}
 	if h.clock != nil {
 		if len(h.buf) > 0 {
-			if err := h.writeTimed(nil, h.clock.at, nil); err != nil {
+			if err := h.writeTimed(nil, h.clock.at, nil, h.clock.take()); err != nil {
 				return err
 			}
 		}
@@ -444,11 +445,16 @@ func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
 		if err != nil {
 			return err
 		}
-		b, err := json.Marshal(v)
-		if err != nil {
+		switch t := v.(type) {
+		case api.InvocationTimed:
+			t.Marks = h.clock.marks
+			v = t
+		case lines:
+			v = lines(h.clock.marks)
+		}
+		if h.buf, err = jsonLines(v); err != nil {
 			return err
 		}
-		h.buf = append(b, '\n')
 	}
 	hd := h.w.Header()
 	hd.Set(api.HeaderAudioDur, strconv.FormatFloat(st.AudioDuration.Seconds(), 'f', 3, 64))

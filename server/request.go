@@ -19,6 +19,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -62,6 +63,7 @@ type limits struct {
 	maxRequestAge time.Duration // 0 = never stale
 	now           func() time.Time
 	voices        func(string) string // maps OpenAI voice names to Kokoro voices
+	lexicons      map[string]*markup.Lexicon
 }
 
 // readBody reads a body wrapped by http.MaxBytesReader, naming the limit when it is hit.
@@ -197,13 +199,16 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
 		return nil, err
 	}
-	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang}
+	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType, SpeechMarks: in.SpeechMarks, LexiconNames: in.LexiconNames, InputType: in.InputType, Normalization: in.NormalizationOptions}
 	capt, err := checkCaptions(in.Captions)
 	if err != nil {
 		return nil, err
 	}
-	if in.Timestamps || capt != "" {
+	switch {
+	case in.Timestamps || capt != "":
 		s.timed = invocationFraming{format: s.format.Name, captions: capt}
+	case len(in.SpeechMarks) > 0:
+		s.timed = marksFraming{}
 	}
 	return s, nil
 }
@@ -240,7 +245,7 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, TextType: in.TextType, LexiconNames: in.LexiconNames, InputType: in.InputType, Normalization: in.NormalizationOptions}
 	return s, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -56,6 +57,9 @@ type Config struct {
 	// nil means DefaultVoiceAliases. Names are matched without regard to case.
 	VoiceAliases map[string]string
 	RetryAfter   time.Duration // Retry-After on 503; default 1 s
+	// LexiconDir holds pronunciation lexicons (markup.LoadLexicons: PLS and JSON) a request
+	// names in lexicon_names; "" for none. A bad file fails New with its name and line.
+	LexiconDir string
 
 	Registry *prometheus.Registry // nil = a new registry with the Go and process collectors
 	Logger   *slog.Logger         // nil = JSON on stderr
@@ -74,6 +78,7 @@ type Server struct {
 	stages  *stager
 	handler http.Handler
 
+	lexicons map[string]*markup.Lexicon // by name, from cfg.LexiconDir
 	eng      atomic.Pointer[engineBox]
 	ready    chan struct{}
 	drainCh  chan struct{} // closed when shutdown begins
@@ -151,6 +156,13 @@ func New(cfg Config) (*Server, error) {
 		aliases = DefaultVoiceAliases
 	}
 	s.voices = newVoiceAliases(aliases)
+	if cfg.LexiconDir != "" {
+		lxs, err := markup.LoadLexicons(cfg.LexiconDir)
+		if err != nil {
+			return nil, err
+		}
+		s.lexicons = lxs
+	}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -174,6 +186,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteInvocations, s.handleSynthesis(labelInvocations, parseInvocation))
 	mux.HandleFunc(api.RouteOpenAISpeech, s.handleSynthesis(labelSpeech, parseSpeech))
 	mux.HandleFunc(api.RouteCaptionedSpeech, s.handleSynthesis(labelCaptioned, parseCaptioned))
+	mux.HandleFunc(api.RoutePhonemize, s.handlePhonemize)
+	mux.HandleFunc(api.RouteGenerateFromPhonemes, s.handleSynthesis(labelFromPhonemes, parseFromPhonemes))
 	mux.HandleFunc(api.RouteOpenAIVoices, s.handleVoices)
 	mux.HandleFunc(api.RouteOpenAIModels, s.handleModels)
 	mux.HandleFunc(api.RouteOpenAIModels+"/", s.handleModels)

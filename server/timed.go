@@ -15,6 +15,11 @@ import (
 type wordClock struct {
 	at    int        // samples of the utterance handed out so far
 	words []api.Word // every word placed so far, in order
+	// markTypes are the speech marks asked for; marks holds them, placed as words are, and
+	// taken how many of them took has handed out.
+	markTypes []string
+	marks     []api.SpeechMark
+	taken     int
 }
 
 // add places c's words after the audio before it and returns them.
@@ -25,6 +30,7 @@ func (k *wordClock) add(c tts.Chunk) []api.Word {
 		k.words = append(k.words, api.Word{Word: w.Text, Index: len(k.words), Start: s, End: e,
 			StartMS: api.SamplesMS(s), EndMS: api.SamplesMS(e)})
 	}
+	k.marks = appendMarks(k.marks, c.Marks, k.markTypes, k.at)
 	k.at += len(c.PCM)
 	return k.words[from:]
 }
@@ -71,7 +77,7 @@ type framing interface {
 	contentType(stream bool) string
 	// piece is one line of a stream: the next encoded bytes, which carry the utterance's
 	// samples [offset, offset+samples), and the words in them.
-	piece(audio []byte, offset, samples int, words []api.Word) any
+	piece(audio []byte, offset, samples int, words []api.Word, marks []api.SpeechMark) any
 	// end is the stream's last line, nil for none.
 	end(samples int, words []api.Word) (any, error)
 	// whole is the answer of a complete (stream: false) request.
@@ -99,9 +105,9 @@ func (invocationFraming) contentType(stream bool) string {
 	return "application/json"
 }
 
-func (invocationFraming) piece(audio []byte, offset, samples int, words []api.Word) any {
+func (invocationFraming) piece(audio []byte, offset, samples int, words []api.Word, marks []api.SpeechMark) any {
 	return api.InvocationEvent{Type: api.EventAudio, Audio: base64.StdEncoding.EncodeToString(audio),
-		Offset: offset, Samples: samples, Words: words}
+		Offset: offset, Samples: samples, Words: words, Marks: marks}
 }
 
 func (f invocationFraming) end(samples int, words []api.Word) (any, error) {
@@ -128,14 +134,14 @@ type captionedFraming struct {
 
 func (captionedFraming) contentType(bool) string { return "application/json" }
 
-func (f captionedFraming) piece(audio []byte, _, _ int, words []api.Word) any {
+func (f captionedFraming) piece(audio []byte, _, _ int, words []api.Word, _ []api.SpeechMark) any {
 	return api.CaptionedSpeechResponse{Audio: base64.StdEncoding.EncodeToString(audio), AudioFormat: f.mediaType, Timestamps: f.stamps(words)}
 }
 
 func (captionedFraming) end(int, []api.Word) (any, error) { return nil, nil }
 
 func (f captionedFraming) whole(file []byte, _ int, words []api.Word) (any, error) {
-	return f.piece(file, 0, 0, words), nil
+	return f.piece(file, 0, 0, words, nil), nil
 }
 
 // stamps are words in Kokoro-FastAPI's form, seconds from the start of the audio.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -16,6 +18,16 @@ type fields struct {
 	Voice     string // as the client wrote it, before the OpenAI names are mapped
 	Speed     *float64
 	Lang      string
+	TextType  string // api.TextTypeText, api.TextTypeSSML, or "" to tell by the text
+	// SpeechMarks are the speech mark types asked for (tts.MarkTypes); a plain text is then
+	// spoken as markup.Plain, so that its marks are placed.
+	SpeechMarks []string
+	// LexiconNames are the pronunciation lexicons to read the text with, the first that has a
+	// word winning (Polly's LexiconNames).
+	LexiconNames []string
+	InputType    string // api.InputTypeText ("" too) or api.InputTypePhonemes
+	// Normalization switches the text normalization; nil for the defaults.
+	Normalization *api.NormalizationOptions
 }
 
 // checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
@@ -35,8 +47,39 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Reque
 		return tts.Request{}, err
 	}
 	req := tts.Request{Text: f.Text, Voice: lim.voice(f.Voice), Speed: f.Speed, Lang: lang}
+	ssml, err := isSSML(f)
+	if err != nil {
+		return req, err
+	}
+	if err := checkSpeechMarks(f.SpeechMarks); err != nil {
+		return req, err
+	}
+	lxs, err := lexiconsOf(f.LexiconNames, lim.lexicons)
+	if err != nil {
+		return req, err
+	}
+	phonemes, err := isPhonemes(f, ssml)
+	if err != nil {
+		return req, err
+	}
 	if textLater {
+		if phonemes {
+			return req, fmt.Errorf("%w: phonemes come whole in one message, not streamed in pieces", markup.ErrPhonemes)
+		}
+		if ssml {
+			return req, fmt.Errorf("%w: SSML comes whole in one message, not streamed in pieces", markup.ErrSSML)
+		}
 		return eng.CheckVoice(req)
+	}
+	if phonemes {
+		return checkPhonemes(eng, req)
+	}
+	norm := normalizationOf(f.Normalization)
+	if ssml {
+		return checkMarkup(eng, req, lxs, norm)
+	}
+	if len(f.SpeechMarks) > 0 || len(lxs) > 0 || norm.Rewrites(f.Text) {
+		return checkPlain(eng, req, lxs, norm)
 	}
 	return eng.Check(req)
 }

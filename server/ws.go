@@ -214,7 +214,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if ss.srv.draining.Load() {
 		return nil, errShuttingDown
 	}
-	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang}, ss.srv.limits(), streamed)
+	req, err := checkSynthesis(ss.eng, fields{RequestID: m.RequestID, Text: m.Text, Voice: m.Voice, Speed: m.Speed, Lang: m.Lang, TextType: m.TextType, SpeechMarks: m.SpeechMarks, LexiconNames: m.LexiconNames, InputType: m.InputType}, ss.srv.limits(), streamed)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +232,10 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	req.ID, req.Text = id, ""
 	syn := &synthesis{route: labelBidi, id: id, req: req, stream: true, arrived: time.Now()}
 	u := newUtterance(ss.ctx, syn, release, streamed)
-	u.timestamps = m.Timestamps
+	u.timestamps, u.marks = m.Timestamps, m.SpeechMarks
+	if streamed {
+		u.lexicons, _ = lexiconsOf(m.LexiconNames, ss.srv.lexicons) // checkSynthesis refused an unknown one
+	}
 	return u, nil
 }
 

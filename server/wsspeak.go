@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -42,7 +43,7 @@ func (ss *session) speakOne(u *utterance) {
 		ss.cancel()
 		return
 	}
-	clock := &wordClock{} // the audio and words sent
+	clock := &wordClock{markTypes: u.marks} // the audio, words and marks sent
 	if u.ctx.Err() != nil {
 		ss.complete(u, tts.Stats{}, nil, clock.sent(""), u.ctx.Err())
 		return
@@ -55,12 +56,16 @@ func (ss *session) speakOne(u *utterance) {
 	emit := func(c tts.Chunk) error {
 		frame = audio.AppendPCM16(frame[:0], c.PCM)
 		offset := clock.at
-		words := clock.add(c)
+		words, marks := clock.add(c), clock.take()
+		if !u.timestamps {
+			words = nil
+		}
 		var head func(from, to int) api.WSServerMessage
-		if u.timestamps {
+		if u.timestamps || len(u.marks) > 0 {
 			head = func(from, to int) api.WSServerMessage {
 				at, n := offset+from, to-from
-				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n, Words: within(words, at, at+n)}
+				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n,
+					Words: within(words, at, at+n), Marks: marksWithin(marks, at, at+n, from == 0, to == len(c.PCM))}
 			}
 		}
 		if err := ss.conn.sendAudio(frame, head); err != nil {
@@ -79,7 +84,13 @@ func (ss *session) speakOne(u *utterance) {
 		req := u.syn.req
 		req.Text = seg
 		req.Resumes = spoke // the sentence before it was spoken: pause as at a sentence end
-		st, err := ss.eng.Stream(u.ctx, req, emit)
+		if req.Markup == nil && (len(u.lexicons) > 0 || len(u.marks) > 0 || markup.DefaultNormalization.Rewrites(seg)) {
+			doc := markup.PlainDoc(seg)
+			doc.ApplyLexicons(u.lexicons)
+			doc.Normalize(markup.DefaultNormalization)
+			req.Markup = doc.Segments()
+		}
+		st, err := tts.StreamMarkup(u.ctx, ss.eng, req, emit)
 		total.Chunks += st.Chunks
 		total.AudioDuration += st.AudioDuration
 		total.ModelTime += st.ModelTime

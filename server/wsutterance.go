@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/kokoro-sm/kokoro/markup"
 )
 
 // utterance is one request of a WebSocket session: a complete text, or text streamed in pieces
@@ -17,6 +19,11 @@ type utterance struct {
 	streamed bool   // text arrives in pieces ({"type":"text"})
 	// timestamps puts an "audio" message naming its words before each binary frame.
 	timestamps bool
+	// marks are the speech mark types the "audio" message before each frame carries.
+	marks []string
+	// lexicons read its text, streamed in pieces (a whole text is read with them when it is
+	// checked).
+	lexicons []*markup.Lexicon
 
 	mu     sync.Mutex
 	segs   []string

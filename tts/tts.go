@@ -7,6 +7,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/chunk"
+	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -48,6 +49,9 @@ type Request struct {
 	// sentence (text streamed sentence by sentence): its first chunk then starts after a
 	// sentence's pause (JoinPause) instead of the short lead of a new utterance.
 	Resumes bool
+	// Markup is the text as SSML read into segments (markup.Doc.Segments), spoken by
+	// StreamMarkup; Text is then their words, for the checks on the whole text.
+	Markup []markup.Segment
 }
 
 // Chunk is one piece of synthesized audio, delivered in order.
@@ -61,6 +65,7 @@ type Chunk struct {
 	QueueWait time.Duration // from the chunk becoming runnable to a slot taking it
 	Slot      int
 	Final     bool
+	Marks     []Mark // SSML <mark>s the audio reaches in this chunk (StreamMarkup)
 }
 
 // Duration is the playback length of the chunk's audio.

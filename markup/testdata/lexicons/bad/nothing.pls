@@ -1,0 +1,6 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa">
+  <lexeme>
+    <grapheme>a</grapheme>
+  </lexeme>
+</lexicon>

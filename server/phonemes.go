@@ -1,0 +1,105 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/markup"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// labelFromPhonemes is the metrics and log label of POST /dev/generate_from_phonemes.
+const labelFromPhonemes = "generate_from_phonemes"
+
+// phonemizer is an engine that can say how it reads a text (*tts.Engine is one).
+type phonemizer interface {
+	Phonemes(text, lang string) (string, []int64, error)
+}
+
+// isPhonemes reports whether a request's text is phonemes (input_type), which SSML cannot be.
+func isPhonemes(f fields, ssml bool) (bool, error) {
+	switch strings.ToLower(f.InputType) {
+	case "", api.InputTypeText:
+		return false, nil
+	case api.InputTypePhonemes:
+		if ssml && f.TextType != "" {
+			return false, fmt.Errorf("%w: input_type phonemes is not SSML; drop text_type", errBadInputType)
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("%w: %s; supported: %s, %s", errBadInputType, clip(f.InputType), api.InputTypeText, api.InputTypePhonemes)
+}
+
+// checkPhonemes reads req's text as Kokoro's phonemes into the segments the engine speaks.
+func checkPhonemes(eng Engine, req tts.Request) (tts.Request, error) {
+	doc, err := markup.FromPhonemes(req.Text)
+	if err != nil {
+		return req, err
+	}
+	if req, err = eng.Check(req); err != nil {
+		return req, err
+	}
+	req.Markup = doc.Segments()
+	return tts.CheckMarkup(eng, req)
+}
+
+// parseFromPhonemes decodes POST /dev/generate_from_phonemes: Kokoro-FastAPI's request,
+// answered as it answers it, with a streamed WAV.
+func parseFromPhonemes(b []byte, _ limits) (*synthesis, error) {
+	var in api.GenerateFromPhonemesRequest
+	if err := decodeStrict(b, &in); err != nil {
+		return nil, err
+	}
+	s := &synthesis{route: labelFromPhonemes, stream: true}
+	var err error
+	if s.format, err = lookupFormat(api.FormatWAV, api.FormatWAV); err != nil {
+		return nil, err
+	}
+	s.fields = fields{Text: in.Phonemes, Voice: in.Voice, InputType: api.InputTypePhonemes}
+	return s, nil
+}
+
+// handlePhonemize answers POST /dev/phonemize as Kokoro-FastAPI does: the phonemes the
+// engine reads a text into, and their ids.
+func (s *Server) handlePhonemize(w http.ResponseWriter, r *http.Request) {
+	eng := s.engineFor(w, r, http.MethodPost)
+	if eng == nil {
+		return
+	}
+	fail := func(err error) { writeError(w, classify(err), s.retryAfter()) }
+	body, err := readBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes), s.cfg.MaxBodyBytes)
+	if err != nil {
+		fail(err)
+		return
+	}
+	var in api.PhonemeRequest
+	if err := decodeStrict(body, &in); err != nil {
+		fail(err)
+		return
+	}
+	p, ok := eng.(phonemizer)
+	if !ok {
+		fail(fmt.Errorf("%w: this engine does not phonemize", errNotReady))
+		return
+	}
+	lang := in.Language
+	if lang == "" {
+		lang = "a"
+	}
+	if _, err := checkLang(lang); err != nil {
+		fail(err)
+		return
+	}
+	if n := eng.MaxTextChars(); n > 0 && len([]rune(in.Text)) > n {
+		fail(fmt.Errorf("%w: %d characters, the limit is %d", tts.ErrTextTooLong, len([]rune(in.Text)), n))
+		return
+	}
+	ps, ids, err := p.Phonemes(in.Text, lang)
+	if err != nil {
+		fail(err)
+		return
+	}
+	writeJSON(w, http.StatusOK, api.PhonemeResponse{Phonemes: ps, Tokens: ids})
+}

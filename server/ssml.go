@@ -1,0 +1,88 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/markup"
+	"github.com/kokoro-sm/kokoro/tts"
+)
+
+// isSSML reports whether a request's text is SSML: its text_type says so, or, with none, the
+// text starts with <speak>.
+func isSSML(f fields) (bool, error) {
+	switch strings.ToLower(f.TextType) {
+	case "":
+		return markup.IsSSML(f.Text), nil
+	case api.TextTypeText:
+		return false, nil
+	case api.TextTypeSSML:
+		return true, nil
+	}
+	return false, fmt.Errorf("%w: %s; supported: %s, %s", errBadTextType, clip(f.TextType), api.TextTypeText, api.TextTypeSSML)
+}
+
+// checkMarkup reads req's text as SSML, with lxs and norm, into the segments the engine speaks, and
+// checks the
+// words they speak as a text (its limits, something to say) and each segment as its own
+// request (its language). Every refusal is a client error decided before any model work.
+func checkMarkup(eng Engine, req tts.Request, lxs []*markup.Lexicon, norm markup.Normalization) (tts.Request, error) {
+	doc, err := markup.Parse(req.Text)
+	if err != nil {
+		return req, err
+	}
+	doc.ApplyLexicons(lxs)
+	doc.Normalize(norm)
+	segs := doc.Segments()
+	words := make([]string, 0, len(segs))
+	for _, s := range segs {
+		words = append(words, s.Text)
+	}
+	req.Text = strings.Join(words, " ")
+	if req, err = eng.Check(req); err != nil {
+		return req, err
+	}
+	req.Markup = segs
+	return tts.CheckMarkup(eng, req)
+}
+
+// lexiconsOf are the lexicons a request names, in its order.
+func lexiconsOf(names []string, have map[string]*markup.Lexicon) ([]*markup.Lexicon, error) {
+	var out []*markup.Lexicon
+	for _, n := range names {
+		lx, ok := have[n]
+		if !ok {
+			return nil, fmt.Errorf("%w: %s; loaded: %s", errUnknownLexicon, clip(n), strings.Join(lexiconNames(have), ", "))
+		}
+		out = append(out, lx)
+	}
+	return out, nil
+}
+
+// lexiconNames lists the loaded lexicons' names, sorted.
+func lexiconNames(have map[string]*markup.Lexicon) []string {
+	names := make([]string, 0, len(have))
+	for n := range have {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// normalizationOf turns a request's normalization switches into the markup's: the defaults,
+// less what the request turns off.
+func normalizationOf(o *api.NormalizationOptions) markup.Normalization {
+	n := markup.DefaultNormalization
+	if o == nil {
+		return n
+	}
+	off := func(v *bool) bool { return v != nil && !*v }
+	if off(o.Normalize) {
+		return markup.Normalization{}
+	}
+	n.URLs = n.URLs && !off(o.URLNormalization)
+	n.Emails = n.Emails && !off(o.EmailNormalization)
+	return n
+}

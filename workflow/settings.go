@@ -121,6 +121,8 @@ func ServeSettings() []Setting {
 		{Flag: "drain-timeout", Env: "DRAIN_TIMEOUT", Default: 25 * time.Second,
 			Meaning: "shutdown budget after SIGTERM: work finishes until 3 s before it, then what is left is cut (SageMaker allows 30 s); the variable takes seconds or a duration"},
 		{Flag: "log-level", Env: "LOG_LEVEL", Default: "info", Meaning: "debug, info, warn or error"},
+		{Flag: "lexicons", Env: "LEXICONS", Default: "",
+			Meaning: "directory of pronunciation lexicons (W3C PLS .pls or .xml, or .json), each named by its file name for a request's lexicon_names (docs/ssml.md); empty = none"},
 		{Flag: "openai-voices", Env: "OPENAI_VOICES", Default: "", Shown: "docs/server.md",
 			Meaning: "OpenAI voice names mapped to Kokoro voices, over the defaults: alloy=af_heart,echo=am_adam"},
 		{Env: EnvContainerStart, Shown: "the process start",

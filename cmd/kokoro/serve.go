@@ -29,6 +29,7 @@ type serveConfig struct {
 	DrainTimeout  time.Duration
 	LogLevel      string
 	OpenAIVoices  string
+	Lexicons      string
 }
 
 func newServeCmd() *cobra.Command {
@@ -65,6 +66,7 @@ func newServeCmd() *cobra.Command {
 	bindDuration(f, &sc.DrainTimeout, "drain-timeout")
 	bindString(f, &sc.LogLevel, "log-level")
 	bindString(f, &sc.OpenAIVoices, "openai-voices")
+	bindString(f, &sc.Lexicons, "lexicons")
 	return cmd
 }
 
@@ -92,6 +94,7 @@ func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time
 		MaxRequestAge: time.Duration(sc.MaxRequestAge * float64(time.Second)),
 		DrainTimeout:  sc.DrainTimeout,
 		VoiceAliases:  aliases,
+		LexiconDir:    sc.Lexicons,
 		Logger:        log,
 		Stages:        os.Stdout,
 		Start:         start,

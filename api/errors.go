@@ -10,6 +10,34 @@ type ErrorResponse struct {
 	Valid         []string `json:"valid,omitempty"`
 }
 
+// OpenAIErrorResponse is every non-2xx JSON body of the /v1/* routes: the shape OpenAI's API
+// answers with, which its SDKs (and every framework built on them) read into an exception. Its
+// Code is the Error code of an ErrorResponse.
+type OpenAIErrorResponse struct {
+	Error OpenAIError `json:"error"`
+}
+
+// OpenAIError is the error object of an OpenAIErrorResponse. Message names the valid values
+// when a field named none of them; Valid, QueueDepth and MaxQueueDepth are kokoro's own, as in
+// ErrorResponse.
+type OpenAIError struct {
+	Message string `json:"message"`
+	// Type is OpenAIInvalidRequest for a client error, OpenAIServerError otherwise.
+	Type string `json:"type"`
+	// Param names the request field at fault, null when no one field is.
+	Param         *string  `json:"param"`
+	Code          string   `json:"code"`
+	QueueDepth    *int     `json:"queue_depth,omitempty"`
+	MaxQueueDepth *int     `json:"max_queue_depth,omitempty"`
+	Valid         []string `json:"valid,omitempty"`
+}
+
+// OpenAI's error types, the Type of an OpenAIError.
+const (
+	OpenAIInvalidRequest = "invalid_request_error"
+	OpenAIServerError    = "server_error"
+)
+
 // Error codes: the error field of an ErrorResponse and the code of a WebSocket error message.
 // Clients decide on these, never on the message text.
 const (

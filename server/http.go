@@ -35,7 +35,7 @@ func allowMethod(w http.ResponseWriter, r *http.Request, allowed ...string) bool
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	err := fmt.Errorf("%w: %s %s; use %s", errMethod, r.Method, r.URL.Path, strings.Join(allowed, " or "))
-	writeError(w, classify(err), 0)
+	writeError(w, r, classify(err), 0)
 	return false
 }
 
@@ -87,8 +87,9 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !knownModel(id) {
-		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: api.ErrNotFound,
-			Message: fmt.Sprintf("no model %s; served: %s", clip(id), strings.Join(openAIModels, ", ")), Valid: openAIModels})
+		h := classify(fmt.Errorf("%w: no model %s; served: %s", errNotFound, clip(id), strings.Join(openAIModels, ", "))).at("model")
+		h.body.Valid = openAIModels
+		writeError(w, r, h, 0)
 		return
 	}
 	writeJSON(w, http.StatusOK, model(id))
@@ -102,7 +103,7 @@ func (s *Server) engineFor(w http.ResponseWriter, r *http.Request, method string
 	}
 	eng := s.engine()
 	if eng == nil {
-		writeError(w, classify(s.notReady()), s.retryAfter())
+		writeError(w, r, classify(s.notReady()), s.retryAfter())
 	}
 	return eng
 }
@@ -126,7 +127,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			}
 			h := classify(err)
 			w.Header().Set(api.HeaderRequestID, id)
-			writeError(w, h, s.retryAfter())
+			writeError(w, r, h, s.retryAfter())
 			s.record(route, id, h, arrived, nil, tts.Stats{}, err)
 		}
 		if !allowMethod(w, r, http.MethodPost) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -42,8 +43,29 @@ func readAll(t testing.TB, resp *http.Response) []byte {
 	return b
 }
 
+// decodeError decodes an error body of either shape, kokoro's or OpenAI's (the /v1/* routes),
+// into kokoro's, failing the test when an OpenAI-shaped body lacks a field OpenAI's SDKs read.
 func decodeError(t testing.TB, b []byte) api.ErrorResponse {
 	t.Helper()
+	var raw struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatalf("error body %q is not JSON: %v", b, err)
+	}
+	if len(raw.Error) > 0 && raw.Error[0] == '{' {
+		var fields map[string]json.RawMessage
+		var o api.OpenAIErrorResponse
+		if err := errors.Join(json.Unmarshal(raw.Error, &fields), json.Unmarshal(b, &o)); err != nil {
+			t.Fatalf("error body %q: %v", b, err)
+		}
+		if _, ok := fields["param"]; !ok || o.Error.Message == "" || o.Error.Code == "" ||
+			(o.Error.Type != api.OpenAIInvalidRequest && o.Error.Type != api.OpenAIServerError) {
+			t.Fatalf("error body %s lacks a field of OpenAI's shape (message, type, param, code)", b)
+		}
+		return api.ErrorResponse{Error: o.Error.Code, Message: o.Error.Message, Valid: o.Error.Valid,
+			QueueDepth: o.Error.QueueDepth, MaxQueueDepth: o.Error.MaxQueueDepth}
+	}
 	var e api.ErrorResponse
 	if err := json.Unmarshal(b, &e); err != nil {
 		t.Fatalf("error body %q is not JSON: %v", b, err)

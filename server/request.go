@@ -223,16 +223,20 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(in.ResponseFormat, api.DefaultSpeechFormat); err != nil {
 		return nil, err
 	}
+	asked := false // a stream_format asks for a stream
 	switch strings.ToLower(in.StreamFormat) {
-	case "", api.StreamFormatAudio:
+	case "":
+	case api.StreamFormatAudio:
+		asked = true
 	case api.StreamFormatSSE:
-		s.sse = true
+		s.sse, asked = true, true
 	default:
 		return nil, fmt.Errorf("%w: %s; supported: %s", errBadStreamFormat, clip(in.StreamFormat), strings.Join(streamFormats, ", "))
 	}
-	// Every format streams, except that a wav is complete unless asked for as a stream: a
-	// complete wav's header holds the real sizes, which Python's wave module and others trust.
-	s.stream = s.format.Name != api.FormatWAV || s.sse
+	// Every format streams, except that a wav is complete unless asked for as a stream (by
+	// stream or stream_format): a complete wav's header holds the real sizes, which Python's
+	// wave module and others trust.
+	s.stream = s.format.Name != api.FormatWAV || asked
 	if in.Stream != nil {
 		s.stream = *in.Stream || s.sse
 	}

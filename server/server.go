@@ -180,11 +180,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteBidiStream, s.handleBidi)
 	mux.Handle(api.RouteMetrics, methods(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg}), http.MethodGet))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: api.ErrNotFound, Message: fmt.Sprintf("no route %s", r.URL.Path)})
+		writeError(w, r, classify(fmt.Errorf("%w: no route %s", errNotFound, clip(r.URL.Path))), 0)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.enter() {
-			writeError(w, classify(errShuttingDown), s.retryAfter())
+			writeError(w, r, classify(errShuttingDown), s.retryAfter())
 			return
 		}
 		defer s.leave()

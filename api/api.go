@@ -38,6 +38,10 @@ const (
 	FormatOpus = "opus" // Ogg Opus, as OpenAI's speech API returns it
 	FormatFLAC = "flac"
 	FormatAAC  = "aac" // understood, refused: no encoder (docs/server.md)
+	// FormatMulaw and FormatAlaw are G.711 at 8 kHz, a byte a sample, as telephone lines
+	// carry it.
+	FormatMulaw = "mulaw"
+	FormatAlaw  = "alaw"
 	// DefaultFormat is what POST /invocations answers with; DefaultSpeechFormat is what the
 	// OpenAI route answers with when response_format is absent, as OpenAI does.
 	DefaultFormat       = FormatWAV
@@ -67,6 +71,10 @@ const (
 	MaxRequestIDLen = 128
 )
 
+// SampleRates are the rates a request's sample_rate may name; SampleRate is the default but
+// for mulaw and alaw, which are 8000 only.
+func SampleRates() []int { return []int{8000, 16000, 22050, 24000, 44100, 48000} }
+
 // InvocationRequest is the body of POST /invocations. Pointer fields distinguish "absent" (use
 // the default) from an explicit zero value, which is then validated.
 type InvocationRequest struct {
@@ -84,6 +92,9 @@ type InvocationRequest struct {
 	// Captions ("srt" or "vtt") adds the whole text's captions to the timed answer's end; it
 	// implies Timestamps.
 	Captions string `json:"captions,omitempty"`
+	// SampleRate is the answer's rate, one of SampleRates(); absent = SampleRate (8000 for
+	// mulaw and alaw). Every sample count of the answer (word times, offsets) is at this rate.
+	SampleRate *int `json:"sample_rate,omitempty"`
 }
 
 // SpeechRequest is the body of the OpenAI-compatible POST /v1/audio/speech.
@@ -101,6 +112,8 @@ type SpeechRequest struct {
 	// wav answer is complete by default (its header then holds the real sizes): set it to true
 	// for a streamed wav.
 	Stream *bool `json:"stream,omitempty"`
+	// SampleRate is kokoro's own, as on InvocationRequest.
+	SampleRate *int `json:"sample_rate,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a
@@ -178,6 +191,11 @@ type WSClientMessage struct {
 	// Timestamps, on an utterance's first message, puts an "audio" message naming the words
 	// of each binary frame before it.
 	Timestamps bool `json:"timestamps,omitempty"`
+	// Format and SampleRate, on an utterance's first message, choose its binary frames'
+	// encoding: FormatPCM (the default), FormatMulaw or FormatAlaw, at one of SampleRates()
+	// (mulaw and alaw at 8000 only; absent = SampleRate, 8000 for them).
+	Format     string `json:"format,omitempty"`
+	SampleRate *int   `json:"sample_rate,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in

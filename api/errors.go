@@ -58,14 +58,19 @@ const (
 	ErrUnsupportedModel   = "unsupported_model"          // 400; valid lists the model names
 	ErrUnsupportedStream  = "unsupported_stream_format"  // 400; valid lists the stream formats
 	ErrUnsupportedCaption = "unsupported_caption_format" // 400; valid lists the caption formats
-	ErrInvalidRequestID   = "invalid_request_id"         // 400: too long, or not visible ASCII
-	ErrInvalidTimestamp   = "invalid_request_timestamp"  // 400: request_timestamp in the future
-	ErrUnknownMessageType = "unknown_message_type"       // 400: a WebSocket message of no known type
-	ErrDuplicateRequestID = "duplicate_request_id"       // WebSocket: the id is in use in the session
-	ErrMethodNotAllowed   = "method_not_allowed"         // 405
-	ErrNotFound           = "not_found"                  // 404
-	ErrWebSocketRequired  = "websocket_required"         // 400: a plain GET on the WebSocket route
-	ErrWebSocketHandshake = "websocket_handshake"        // the upgrade failed
-	ErrCancelled          = "cancelled"                  // 499 in logs: the client went away
-	ErrInternal           = "internal"                   // 500
+	// ErrUnsupportedSampleRate is a sample_rate the format is not offered at; the message
+	// lists those it is.
+	ErrUnsupportedSampleRate = "unsupported_sample_rate" // 400
+	// ErrUnknownField is a body field the route does not have; valid lists those it has.
+	ErrUnknownField       = "unknown_field"             // 400
+	ErrInvalidRequestID   = "invalid_request_id"        // 400: too long, or not visible ASCII
+	ErrInvalidTimestamp   = "invalid_request_timestamp" // 400: request_timestamp in the future
+	ErrUnknownMessageType = "unknown_message_type"      // 400: a WebSocket message of no known type
+	ErrDuplicateRequestID = "duplicate_request_id"      // WebSocket: the id is in use in the session
+	ErrMethodNotAllowed   = "method_not_allowed"        // 405
+	ErrNotFound           = "not_found"                 // 404
+	ErrWebSocketRequired  = "websocket_required"        // 400: a plain GET on the WebSocket route
+	ErrWebSocketHandshake = "websocket_handshake"       // the upgrade failed
+	ErrCancelled          = "cancelled"                 // 499 in logs: the client went away
+	ErrInternal           = "internal"                  // 500
 )

@@ -94,6 +94,8 @@ type CaptionedSpeechRequest struct {
 	// NormalizationOptions tune Kokoro-FastAPI's text normalizer; kokoro's phonemizer reads
 	// numbers, units and symbols its own way, and accepts the field.
 	NormalizationOptions json.RawMessage `json:"normalization_options,omitempty"`
+	// SampleRate is kokoro's own, as on InvocationRequest.
+	SampleRate *int `json:"sample_rate,omitempty"`
 }
 
 // CaptionedSpeechResponse is Kokoro-FastAPI's answer shape: audio in base64, its media type, and

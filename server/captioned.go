@@ -14,9 +14,9 @@ const maxVolume = 100
 
 // parseCaptioned decodes a POST /dev/captioned_speech body: Kokoro-FastAPI's request, with its
 // defaults (mp3, streamed, timestamps on) and OpenAI's speed range.
-func parseCaptioned(b []byte, _ limits) (*synthesis, error) {
+func parseCaptioned(b []byte, lim limits) (*synthesis, error) {
 	var in api.CaptionedSpeechRequest
-	if err := decodeStrict(b, &in); err != nil {
+	if err := decodeStrict(b, &in, lim.unknownOK); err != nil {
 		return nil, err
 	}
 	if err := checkModel(in.Model); err != nil {
@@ -28,6 +28,9 @@ func parseCaptioned(b []byte, _ limits) (*synthesis, error) {
 	}
 	var err error
 	if s.format, err = lookupFormat(in.ResponseFormat, api.DefaultSpeechFormat); err != nil {
+		return nil, err
+	}
+	if s.rate, err = checkRate(in.SampleRate, s.format); err != nil {
 		return nil, err
 	}
 	speed, err := openAISpeed(in.Speed)

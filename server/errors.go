@@ -32,6 +32,8 @@ var (
 	errBadTimestamp    = errors.New("invalid request_timestamp")
 	errMethod          = errors.New("method not allowed")
 	errNotFound        = errors.New("not found")
+	errBadSampleRate   = errors.New("unsupported sample_rate")
+	errUnknownField    = errors.New("unknown field")
 	errNotReady        = errors.New("model is not loaded yet")
 	errShuttingDown    = errors.New("server is shutting down")
 	errUnknownMessage  = errors.New("unknown message type")
@@ -55,8 +57,9 @@ func classify(err error) httpError {
 		return httpError{status: status, outcome: outcome, body: api.ErrorResponse{Error: code, Message: err.Error()}}
 	}
 	var (
-		sat   *SaturatedError
-		voice *tts.VoiceError
+		sat     *SaturatedError
+		voice   *tts.VoiceError
+		unknown *unknownFieldError
 	)
 	switch {
 	case errors.As(err, &sat):
@@ -67,6 +70,12 @@ func classify(err error) httpError {
 		return e(http.StatusServiceUnavailable, api.ErrQueueSaturated, OutcomeRejected)
 	case errors.Is(err, errStale):
 		return e(http.StatusRequestTimeout, api.ErrRequestStale, OutcomeStale).at("request_timestamp")
+	case errors.As(err, &unknown):
+		h := e(http.StatusBadRequest, api.ErrUnknownField, OutcomeClientError).at(unknown.name)
+		h.body.Valid = unknown.known
+		return h
+	case errors.Is(err, errBadSampleRate):
+		return e(http.StatusBadRequest, api.ErrUnsupportedSampleRate, OutcomeClientError).at("sample_rate")
 	case errors.Is(err, errBadJSON):
 		return e(http.StatusBadRequest, api.ErrInvalidJSON, OutcomeClientError)
 	case errors.Is(err, errBodyTimeout):

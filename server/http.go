@@ -172,9 +172,9 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 		}
 		syn.id, syn.req.ID, syn.arrived = id, id, arrived
 
-		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes(), draining: s.draining.Load}
+		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes(syn.rate), draining: s.draining.Load}
 		if syn.timed != nil {
-			out.clock = &wordClock{}
+			out.clock = &wordClock{rate: syn.rate}
 		}
 		defer out.close()
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
@@ -208,18 +208,27 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 }
 
 func (s *Server) limits() limits {
-	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve}
+	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve, unknownOK: s.cfg.AllowUnknownFields}
 }
 
-// speak admits syn and streams it through emit. Every transport takes this path, so the
-// admission gate and the in-flight gauge see HTTP requests and WebSocket utterances alike.
+// speak admits syn and streams it through emit, at syn's sample rate. Every HTTP route takes
+// this path, so the admission gate and the in-flight gauge see every request alike (the
+// WebSocket's utterances take their slot through admit).
 func (s *Server) speak(ctx context.Context, eng Engine, syn *synthesis, emit func(tts.Chunk) error) (tts.Stats, error) {
+	emit, tail, err := converting(syn.rate, emit)
+	if err != nil {
+		return tts.Stats{}, err
+	}
 	release, err := s.admit()
 	if err != nil {
 		return tts.Stats{}, err
 	}
 	defer release()
-	return eng.Stream(ctx, syn.req, emit)
+	st, err := eng.Stream(ctx, syn.req, emit)
+	if err == nil {
+		err = tail()
+	}
+	return st, err
 }
 
 // admit takes a slot of the admission gate; release gives it back (once, however often it
@@ -297,7 +306,7 @@ type httpAudio struct {
 
 func (h *httpAudio) header(contentLength int) {
 	hd := h.w.Header()
-	hd.Set("Content-Type", h.syn.format.ContentType)
+	hd.Set("Content-Type", h.syn.format.ContentTypeAt(h.syn.rate))
 	if h.syn.sse {
 		hd.Set("Content-Type", "text/event-stream")
 		hd.Set("Cache-Control", "no-cache")
@@ -320,7 +329,7 @@ func (h *httpAudio) header(contentLength int) {
 // emit encodes and sends one chunk of a stream.
 func (h *httpAudio) emit(c tts.Chunk) error {
 	if !h.started {
-		enc, err := h.syn.format.New(-1)
+		enc, err := h.syn.format.New(-1, h.syn.rate)
 		if err != nil {
 			return err
 		}
@@ -429,7 +438,7 @@ func (h *httpAudio) send(b []byte) error {
 // known before the first byte leaves, so its header (a WAV's sizes, a FLAC's sample count)
 // is exact.
 func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
-	enc, err := h.syn.format.New(len(pcm))
+	enc, err := h.syn.format.New(len(pcm), h.syn.rate)
 	if err != nil {
 		return err
 	}

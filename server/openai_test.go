@@ -78,7 +78,7 @@ func TestAACIsRefusedClearly(t *testing.T) {
 	resp := post(t, client(t), h.url+api.RouteOpenAISpeech, `{"input":"hi","response_format":"aac"}`)
 	e := decodeError(t, readAll(t, resp))
 	if resp.StatusCode != 400 || e.Error != api.ErrUnsupportedFormat || !strings.Contains(e.Message, "no encoder") ||
-		strings.Join(e.Valid, ",") != "mp3,opus,flac,wav,pcm" {
+		strings.Join(e.Valid, ",") != "mp3,opus,flac,wav,pcm,mulaw,alaw" {
 		t.Errorf("aac: %d %+v", resp.StatusCode, e)
 	}
 }

@@ -48,6 +48,7 @@ type synthesis struct {
 	fields fields // as the client sent them; checkSynthesis turns them into req
 	req    tts.Request
 	format codec.Format
+	rate   int // samples per second of the answer's audio
 	stream bool
 	sse    bool // answer as server-sent events (stream_format "sse")
 	// timed answers the audio with its words' times as JSON, in the route's framing; nil for
@@ -62,6 +63,7 @@ type limits struct {
 	maxRequestAge time.Duration // 0 = never stale
 	now           func() time.Time
 	voices        func(string) string // maps OpenAI voice names to Kokoro voices
+	unknownOK     bool                // fields no route knows are ignored, not refused
 }
 
 // readBody reads a body wrapped by http.MaxBytesReader, naming the limit when it is hit.
@@ -80,10 +82,12 @@ func readBody(r io.Reader, max int64) ([]byte, error) {
 	return b, nil
 }
 
-// decodeStrict decodes exactly one JSON object into v. JSON is UTF-8 (RFC 8259): a body that
-// is not is refused rather than decoded with replacement characters, which the voice would
-// read out.
-func decodeStrict(b []byte, v any) error {
+// decodeStrict decodes exactly one JSON object into v, a pointer to a struct of the api
+// package. JSON is UTF-8 (RFC 8259): a body that is not is refused rather than decoded with
+// replacement characters, which the voice would read out. A field v does not have is refused
+// too, unless unknownOK: a misspelt field (voice_name for voice) must not fall back to a
+// default without a word.
+func decodeStrict(b []byte, v any, unknownOK bool) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return fmt.Errorf("%w: the body is empty", errBadJSON)
@@ -101,7 +105,10 @@ func decodeStrict(b []byte, v any) error {
 	if dec.More() {
 		return fmt.Errorf("%w: trailing data after the JSON object", errBadJSON)
 	}
-	return nil
+	if unknownOK {
+		return nil
+	}
+	return checkFields(b, v)
 }
 
 // invalidUTF8At is the offset of the first byte that is not valid UTF-8.
@@ -183,7 +190,7 @@ func lookupFormat(name, def string) (codec.Format, error) {
 // parseInvocation decodes a POST /invocations body and applies the route's own checks.
 func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	var in api.InvocationRequest
-	if err := decodeStrict(b, &in); err != nil {
+	if err := decodeStrict(b, &in, lim.unknownOK); err != nil {
 		return nil, err
 	}
 	if err := checkTimestamp(in.RequestTimestamp, lim); err != nil {
@@ -195,6 +202,9 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	}
 	var err error
 	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
+		return nil, err
+	}
+	if s.rate, err = checkRate(in.SampleRate, s.format); err != nil {
 		return nil, err
 	}
 	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang}
@@ -212,7 +222,7 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 // own checks: OpenAI's defaults (mp3), voice names and speed range, and its stream formats.
 func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	var in api.SpeechRequest
-	if err := decodeStrict(b, &in); err != nil {
+	if err := decodeStrict(b, &in, lim.unknownOK); err != nil {
 		return nil, err
 	}
 	if err := checkModel(in.Model); err != nil {
@@ -221,6 +231,9 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	s := &synthesis{route: labelSpeech}
 	var err error
 	if s.format, err = lookupFormat(in.ResponseFormat, api.DefaultSpeechFormat); err != nil {
+		return nil, err
+	}
+	if s.rate, err = checkRate(in.SampleRate, s.format); err != nil {
 		return nil, err
 	}
 	asked := false // a stream_format asks for a stream

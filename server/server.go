@@ -56,6 +56,9 @@ type Config struct {
 	// nil means DefaultVoiceAliases. Names are matched without regard to case.
 	VoiceAliases map[string]string
 	RetryAfter   time.Duration // Retry-After on 503; default 1 s
+	// AllowUnknownFields ignores request fields a route does not have, where by default they
+	// are refused (400 unknown_field), for a client that must send extra fields.
+	AllowUnknownFields bool
 
 	Registry *prometheus.Registry // nil = a new registry with the Go and process collectors
 	Logger   *slog.Logger         // nil = JSON on stderr

@@ -13,9 +13,13 @@ import (
 // wordClock places each chunk's words in its utterance: offsets and indices run on across the
 // chunks and, on the WebSocket, across the segments of streamed text.
 type wordClock struct {
+	rate  int        // samples per second of the audio handed out
 	at    int        // samples of the utterance handed out so far
 	words []api.Word // every word placed so far, in order
 }
+
+// ms is n samples at the clock's rate in milliseconds.
+func (k *wordClock) ms(n int) float64 { return float64(n) * 1000 / float64(k.rate) }
 
 // add places c's words after the audio before it and returns them.
 func (k *wordClock) add(c tts.Chunk) []api.Word {
@@ -23,7 +27,7 @@ func (k *wordClock) add(c tts.Chunk) []api.Word {
 	for _, w := range c.Words {
 		s, e := k.at+w.Start, k.at+w.End
 		k.words = append(k.words, api.Word{Word: w.Text, Index: len(k.words), Start: s, End: e,
-			StartMS: api.SamplesMS(s), EndMS: api.SamplesMS(e)})
+			StartMS: k.ms(s), EndMS: k.ms(e)})
 	}
 	k.at += len(c.PCM)
 	return k.words[from:]
@@ -31,7 +35,7 @@ func (k *wordClock) add(c tts.Chunk) []api.Word {
 
 // sent reports what was handed out, with next the first word not handed out ("" for none).
 func (k *wordClock) sent(next string) *api.SentAudio {
-	s := &api.SentAudio{Samples: k.at, MS: api.SamplesMS(k.at), Words: len(k.words)}
+	s := &api.SentAudio{Samples: k.at, MS: k.ms(k.at), Words: len(k.words)}
 	if n := len(k.words); n > 0 {
 		last := k.words[n-1]
 		s.LastWord = &last

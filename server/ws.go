@@ -146,7 +146,7 @@ func (ss *session) readLoop(c *websocket.Conn) readEnd {
 			ss.conn.goodbye(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8")
 			return endViolation
 		}
-		msg, err := parseClientMessage(data)
+		msg, err := parseClientMessage(data, ss.srv.cfg.AllowUnknownFields)
 		if err != nil {
 			ss.sendError(msg.RequestID, err)
 			continue
@@ -218,6 +218,10 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if err != nil {
 		return nil, err
 	}
+	format, rate, err := wsEncoding(m)
+	if err != nil {
+		return nil, err
+	}
 	id := m.RequestID
 	if id == "" {
 		id = newID()
@@ -230,7 +234,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 		return nil, err
 	}
 	req.ID, req.Text = id, ""
-	syn := &synthesis{route: labelBidi, id: id, req: req, stream: true, arrived: time.Now()}
+	syn := &synthesis{route: labelBidi, id: id, req: req, format: format, rate: rate, stream: true, arrived: time.Now()}
 	u := newUtterance(ss.ctx, syn, release, streamed)
 	u.timestamps = m.Timestamps
 	return u, nil

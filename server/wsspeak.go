@@ -9,7 +9,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -42,18 +41,28 @@ func (ss *session) speakOne(u *utterance) {
 		ss.cancel()
 		return
 	}
-	clock := &wordClock{} // the audio and words sent
+	rate := u.syn.rate
+	clock := &wordClock{rate: rate} // the audio and words sent
 	if u.ctx.Err() != nil {
 		ss.complete(u, tts.Stats{}, nil, clock.sent(""), u.ctx.Err())
 		return
 	}
+	enc, err := u.syn.format.New(-1, rate) // a raw format: frames can be cut anywhere
+	if err != nil {
+		ss.complete(u, tts.Stats{}, nil, clock.sent(""), err)
+		return
+	}
+	defer enc.Close()
 	var (
 		total tts.Stats
-		first = newAudioTimes()
+		first = newAudioTimes(rate)
 		frame []byte
 	)
-	emit := func(c tts.Chunk) error {
-		frame = audio.AppendPCM16(frame[:0], c.PCM)
+	emit, tail, err := converting(rate, func(c tts.Chunk) error {
+		var err error
+		if frame, err = enc.Write(frame[:0], c.PCM); err != nil {
+			return err
+		}
 		offset := clock.at
 		words := clock.add(c)
 		var head func(from, to int) api.WSServerMessage
@@ -63,12 +72,16 @@ func (ss *session) speakOne(u *utterance) {
 				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n, Words: within(words, at, at+n)}
 			}
 		}
-		if err := ss.conn.sendAudio(frame, head); err != nil {
+		if err := ss.conn.sendAudio(frame, sampleBytes(u.syn.format), head); err != nil {
 			ss.cancel() // a dead connection ends the session, not only this utterance
 			return err
 		}
 		first.wrote(c.PCM, time.Now())
 		return nil
+	})
+	if err != nil {
+		ss.complete(u, tts.Stats{}, nil, clock.sent(""), err)
+		return
 	}
 	spoke := false
 	for {
@@ -96,8 +109,11 @@ func (ss *session) speakOne(u *utterance) {
 		}
 		spoke = true
 	}
+	err = u.ctx.Err()
+	if err == nil && spoke {
+		err = tail()
+	}
 	total.Elapsed = time.Since(u.syn.arrived)
-	err := u.ctx.Err()
 	if err == nil && !spoke {
 		err = fmt.Errorf("%w: nothing to speak in request %q", tts.ErrEmptyText, u.id())
 	}

@@ -79,6 +79,8 @@ var serveSettings = []setting{
 	{Flag: "log-level", Env: "LOG_LEVEL", Default: "info", Meaning: "debug, info, warn or error"},
 	{Flag: "openai-voices", Env: "OPENAI_VOICES", Default: "", Shown: "docs/server.md",
 		Meaning: "OpenAI voice names mapped to Kokoro voices, over the defaults: alloy=af_heart,echo=am_adam"},
+	{Flag: "allow-unknown-fields", Env: "ALLOW_UNKNOWN_FIELDS", Default: false,
+		Meaning: "ignore request fields a route does not have, for clients that must send extras; by default they are refused (400 unknown_field) so that a misspelt field never falls back to a default"},
 	{Env: envContainerStart, Shown: "the process start",
 		Meaning: "unix seconds the stage markers' elapsed_s counts from; the container entrypoint exports it"},
 }
@@ -147,6 +149,20 @@ func bindFloat(f *pflag.FlagSet, p *float64, flag string) {
 func bindDuration(f *pflag.FlagSet, p *time.Duration, flag string) {
 	s := lookupSetting(flag)
 	f.DurationVar(p, flag, envDuration(s.Env, s.Default.(time.Duration)), s.usage())
+}
+
+func bindBool(f *pflag.FlagSet, p *bool, flag string) {
+	s := lookupSetting(flag)
+	def := s.Default.(bool)
+	if v, ok := os.LookupEnv(s.Env); ok && v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "kokoro: ignoring %s=%q: not true or false\n", s.Env, v)
+		} else {
+			def = b
+		}
+	}
+	f.BoolVar(p, flag, def, s.usage())
 }
 
 // bindDeprecated registers the earlier spellings of flag, hidden from --help.

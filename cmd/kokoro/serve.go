@@ -28,6 +28,7 @@ type serveConfig struct {
 	DrainTimeout  time.Duration
 	LogLevel      string
 	OpenAIVoices  string
+	AllowUnknown  bool
 }
 
 func newServeCmd() *cobra.Command {
@@ -64,6 +65,7 @@ func newServeCmd() *cobra.Command {
 	bindDuration(f, &sc.DrainTimeout, "drain-timeout")
 	bindString(f, &sc.LogLevel, "log-level")
 	bindString(f, &sc.OpenAIVoices, "openai-voices")
+	bindBool(f, &sc.AllowUnknown, "allow-unknown-fields")
 	return cmd
 }
 
@@ -86,14 +88,15 @@ func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ec.Logger = log
 	srv, err := server.New(server.Config{
-		Load:          engineLoader(ec),
-		MaxQueueDepth: sc.MaxQueueDepth,
-		MaxRequestAge: time.Duration(sc.MaxRequestAge * float64(time.Second)),
-		DrainTimeout:  sc.DrainTimeout,
-		VoiceAliases:  aliases,
-		Logger:        log,
-		Stages:        os.Stdout,
-		Start:         start,
+		Load:               engineLoader(ec),
+		MaxQueueDepth:      sc.MaxQueueDepth,
+		MaxRequestAge:      time.Duration(sc.MaxRequestAge * float64(time.Second)),
+		DrainTimeout:       sc.DrainTimeout,
+		VoiceAliases:       aliases,
+		AllowUnknownFields: sc.AllowUnknown,
+		Logger:             log,
+		Stages:             os.Stdout,
+		Start:              start,
 	})
 	if err != nil {
 		return err

@@ -39,8 +39,8 @@ func newWSConn(c *websocket.Conn, writeTimeout, idle time.Duration) *wsConn {
 	return &wsConn{c: c, writeTimeout: writeTimeout, timer: newSessionTimer(idle, func() { c.Close() })}
 }
 
-// sendJSON writes a control message as a text frame.
-func (w *wsConn) sendJSON(m api.WSServerMessage) error {
+// sendJSON writes a control message (a value that marshals as JSON) as a text frame.
+func (w *wsConn) sendJSON(m any) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	if w.closing {

@@ -34,7 +34,7 @@ func (ss *session) speakLoop() {
 // the queue too: a client can count on a start for each accepted request_id, and on one end.
 func (ss *session) speakOne(u *utterance) {
 	defer ss.finish(u)
-	if err := ss.conn.sendJSON(api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
+	if err := ss.dialect.send(ss.conn, api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
 		if ss.drainCut() {
 			return // the close frame is out
 		}
@@ -72,7 +72,7 @@ func (ss *session) speakOne(u *utterance) {
 				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n, Words: within(words, at, at+n)}
 			}
 		}
-		if err := ss.conn.sendAudio(frame, sampleBytes(u.syn.format), head); err != nil {
+		if err := ss.dialect.audio(ss.conn, u, frame, sampleBytes(u.syn.format), head); err != nil {
 			ss.cancel() // a dead connection ends the session, not only this utterance
 			return err
 		}
@@ -148,7 +148,7 @@ func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, sent 
 		if m.Cancelled {
 			m.Sent = sent
 		}
-		_ = ss.conn.sendJSON(m)
+		_ = ss.dialect.send(ss.conn, m)
 	default:
 		ss.sendError(u.id(), err)
 	}
@@ -171,7 +171,7 @@ func (ss *session) sendError(id string, err error) {
 		msg.Message = api.ErrQueueSaturated
 		msg.QueueDepth, msg.MaxQueueDepth = h.body.QueueDepth, h.body.MaxQueueDepth
 	}
-	if err := ss.conn.sendJSON(msg); err != nil && !ss.drainCut() {
+	if err := ss.dialect.send(ss.conn, msg); err != nil && !ss.drainCut() {
 		ss.cancel()
 	}
 }

@@ -73,9 +73,9 @@ type session struct {
 	eng     Engine
 	dialect dialect // the protocol the client speaks
 	conn    *wsConn
-	log    *slog.Logger
-	ctx    context.Context // ends when the client goes away, the server gives up, or a write fails
-	cancel context.CancelFunc
+	log     *slog.Logger
+	ctx     context.Context // ends when the client goes away, the server gives up, or a write fails
+	cancel  context.CancelFunc
 
 	queue *utteranceQueue
 	text  textStream // reader-only

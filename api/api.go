@@ -14,6 +14,9 @@ const (
 	RouteMetrics      = "/metrics"
 	// RouteCaptionedSpeech is Kokoro-FastAPI's speech with word timestamps.
 	RouteCaptionedSpeech = "/dev/captioned_speech"
+	// RouteCartesia is the Cartesia-style socket, at Cartesia's own path, so that a client
+	// built for Cartesia needs only its URL changed (docs/agents.md).
+	RouteCartesia = "/tts/websocket"
 )
 
 // Headers: the request id both ways, and the three a complete (stream:false) WAV carries.

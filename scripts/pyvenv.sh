@@ -5,6 +5,8 @@
 #              on loopback), the official OpenAI SDK, websockets, boto3, soundfile
 #   .venv-sdk  scripts/requirements-sdk.txt: the official SageMaker bidirectional-stream SDK,
 #              which needs Python >= 3.12 (found as below)
+#   .venv-agents  scripts/requirements-agents.txt: the voice-agent frameworks (Pipecat,
+#              LiveKit Agents), with the same Python
 # or, given `pyvenv.sh LINK REQUIREMENTS [PYTHON]`, that one environment (other scripts' own,
 # such as scripts/model_reference.sh's .venv-reference); PYTHON defaults to python3.
 # Each environment is built once per requirements file and Python version, in
@@ -15,6 +17,7 @@
 #
 #   KOKORO_VENV        where the .venv link goes (default: <repo>/.venv)
 #   KOKORO_SDK_VENV    where the .venv-sdk link goes (default: <repo>/.venv-sdk)
+#   KOKORO_AGENTS_VENV where the .venv-agents link goes (default: <repo>/.venv-agents)
 #   KOKORO_CACHE       the cache (default: ~/.cache/kokoro, as scripts/setup.sh)
 #   KOKORO_SDK_PYTHON  the Python >= 3.12 for .venv-sdk (default: the first of python3.12,
 #                      python3.13, python3.14 on PATH that runs, else the oldest of pyenv's
@@ -85,3 +88,4 @@ if [ -z "$py" ]; then
   exit 1
 fi
 make_venv "${KOKORO_SDK_VENV:-$root/.venv-sdk}" "$root/scripts/requirements-sdk.txt" "$py"
+make_venv "${KOKORO_AGENTS_VENV:-$root/.venv-agents}" "$root/scripts/requirements-agents.txt" "$py"

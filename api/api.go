@@ -3,6 +3,8 @@
 // both sides agree by construction.
 package api
 
+import "encoding/json"
+
 // Routes served by `kokoro serve`.
 const (
 	RoutePing         = "/ping"
@@ -117,6 +119,13 @@ type SpeechRequest struct {
 	Stream *bool `json:"stream,omitempty"`
 	// SampleRate is kokoro's own, as on InvocationRequest.
 	SampleRate *int `json:"sample_rate,omitempty"`
+	// LangCode and VolumeMultiplier are Kokoro-FastAPI's, as on CaptionedSpeechRequest; its
+	// DownloadFormat, ReturnDownloadLink and NormalizationOptions are accepted and unused.
+	LangCode             string          `json:"lang_code,omitempty"`
+	VolumeMultiplier     *float64        `json:"volume_multiplier,omitempty"`
+	DownloadFormat       string          `json:"download_format,omitempty"`
+	ReturnDownloadLink   bool            `json:"return_download_link,omitempty"`
+	NormalizationOptions json.RawMessage `json:"normalization_options,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a

@@ -94,6 +94,7 @@ type CaptionedSpeechRequest struct {
 	// NormalizationOptions tune Kokoro-FastAPI's text normalizer; kokoro's phonemizer reads
 	// numbers, units and symbols its own way, and accepts the field.
 	NormalizationOptions json.RawMessage `json:"normalization_options,omitempty"`
+	DownloadFormat       string          `json:"download_format,omitempty"` // accepted, unused
 	// SampleRate is kokoro's own, as on InvocationRequest.
 	SampleRate *int `json:"sample_rate,omitempty"`
 }

@@ -37,15 +37,20 @@ func parseCaptioned(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v := in.VolumeMultiplier; v != nil {
-		if !(*v >= 0 && *v <= maxVolume) {
-			return nil, fmt.Errorf("%w: %v is not in [0, %d]", errBadVolume, *v, maxVolume)
-		}
-		s.volume = v
+	if s.volume, err = checkVolume(in.VolumeMultiplier); err != nil {
+		return nil, err
 	}
 	s.timed = captionedFraming{mediaType: s.format.ContentType, timestamps: in.ReturnTimestamps == nil || *in.ReturnTimestamps}
 	// lang_code is the reference pipeline's one-letter code ("a", "j", …), which checkLang
 	// reads as it reads a language tag.
 	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, Lang: in.LangCode}
 	return s, nil
+}
+
+// checkVolume accepts Kokoro-FastAPI's volume_multiplier: absent, or within [0, maxVolume].
+func checkVolume(v *float64) (*float64, error) {
+	if v != nil && !(*v >= 0 && *v <= maxVolume) {
+		return nil, fmt.Errorf("%w: %v is not in [0, %d]", errBadVolume, *v, maxVolume)
+	}
+	return v, nil
 }

@@ -130,6 +130,11 @@ func TestParseSpeechFollowsOpenAI(t *testing.T) {
 		{"speed 4.5 is refused", `{"input":"hi","speed":4.5}`, tts.ErrBadSpeed, nil},
 		{"blend of OpenAI names", `{"input":"hi","voice":"nova(2)+onyx(1)"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_nova(2)+am_fenrir(1)" }},
 		{"unknown model", `{"model":"whisper-1","input":"hi"}`, errBadModel, nil},
+		{"Kokoro-FastAPI's fields", `{"input":"hi","lang_code":"b","volume_multiplier":0.5,"download_format":"mp3","return_download_link":false,"normalization_options":{}}`, nil,
+			func(s *synthesis) bool { return s.req.Lang == "en-gb" && *s.volume == 0.5 }},
+		{"volume out of range", `{"input":"hi","volume_multiplier":101}`, errBadVolume, nil},
+		{"a misspelt field", `{"input":"hi","voice_name":"af_bella"}`, errUnknownField, nil},
+		{"sample rate", `{"input":"hi","response_format":"pcm","sample_rate":8000}`, nil, func(s *synthesis) bool { return s.rate == 8000 }},
 	}
 	e := tts.New(tts.Config{}, fakePhonemizer{}, &fakeSynth{slots: 1}, fakeVoices{append(testVoices, "af_alloy", "af_nova", "am_fenrir")})
 	defer e.Close()

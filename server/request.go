@@ -257,7 +257,10 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed}
+	if s.volume, err = checkVolume(in.VolumeMultiplier); err != nil {
+		return nil, err
+	}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, Lang: in.LangCode}
 	return s, nil
 }
 

@@ -19,6 +19,10 @@ const (
 	// RouteCartesia is the Cartesia-style socket, at Cartesia's own path, so that a client
 	// built for Cartesia needs only its URL changed (docs/agents.md).
 	RouteCartesia = "/tts/websocket"
+	// RouteDeepgramSpeak is where a SageMaker bidirectional stream whose ModelInvocationPath
+	// is "v1/speak" arrives: the Deepgram-style socket Pipecat's SageMaker TTS service speaks,
+	// its ModelQueryString (model, encoding, sample_rate) the query.
+	RouteDeepgramSpeak = "/v1/speak"
 )
 
 // Headers: the request id both ways, and the three a complete (stream:false) WAV carries.

@@ -9,11 +9,6 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 )
 
-// RouteDeepgramSpeak is where a SageMaker bidirectional stream whose ModelInvocationPath is
-// "v1/speak" arrives: the Deepgram-style socket that Pipecat's SageMaker TTS service speaks,
-// with its ModelQueryString (model, encoding, sample_rate) as the query.
-const RouteDeepgramSpeak = "/v1/speak"
-
 // deepgramRequest is a client message of Deepgram's speak socket.
 type deepgramRequest struct {
 	Type string `json:"type"` // Speak, Flush, Clear, Close

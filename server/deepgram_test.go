@@ -41,7 +41,7 @@ func TestDeepgramSpeakSocket(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.waitReady()
-	c := dialPath(t, h, RouteDeepgramSpeak+"?model=af_heart&encoding=linear16&sample_rate=16000")
+	c := dialPath(t, h, api.RouteDeepgramSpeak+"?model=af_heart&encoding=linear16&sample_rate=16000")
 	for _, m := range []string{`{"type":"Speak","text":"One two three. "}`, `{"type":"Speak","text":"Four five"}`, `{"type":"Flush"}`} {
 		if err := c.WriteMessage(websocket.TextMessage, []byte(m)); err != nil {
 			t.Fatal(err)

@@ -182,7 +182,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteOpenAIModels+"/", s.handleModels)
 	mux.HandleFunc(api.RouteBidiStream, s.handleBidi)
 	mux.HandleFunc(api.RouteCartesia, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newCartesia) })
-	mux.HandleFunc(RouteDeepgramSpeak, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newDeepgram) })
+	mux.HandleFunc(api.RouteDeepgramSpeak, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newDeepgram) })
 	mux.HandleFunc(elevenLabsPrefix, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newElevenLabs) })
 	mux.Handle(api.RouteMetrics, methods(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg}), http.MethodGet))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -185,9 +185,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteDeepgramSpeak, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newDeepgram) })
 	mux.HandleFunc(elevenLabsPrefix, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newElevenLabs) })
 	mux.Handle(api.RouteMetrics, methods(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg}), http.MethodGet))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/", s.webRoot(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, classify(fmt.Errorf("%w: no route %s", errNotFound, clip(r.URL.Path))), 0)
-	})
+	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.enter() {
 			writeError(w, r, classify(errShuttingDown), s.retryAfter())

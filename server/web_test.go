@@ -200,7 +200,7 @@ func TestPageInChromium(t *testing.T) {
 	eventually(t, 60*time.Second, "the second word heard", func() bool { return len(b.state(t).Highlighted) >= 2 })
 	b.eval(t, "window.kokoroStop(), true", nil)
 	s = b.state(t)
-	if s.Heard == nil || len(s.Heard) < 1 || s.Heard[0] != "A" {
+	if len(s.Heard) < 1 || s.Heard[0] != "A" {
 		t.Errorf("heard %v, want the first words", s.Heard)
 	}
 	var shown string

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
 	"strings"
 
@@ -131,9 +130,6 @@ func (*cartesiaDialect) read(b []byte, unknownOK bool) ([]api.WSClientMessage, e
 	}
 	if g := in.GenerationConfig; g != nil && g.Speed != nil {
 		s := min(max(*g.Speed, api.MinSpeed), api.MaxSpeed)
-		if math.IsNaN(*g.Speed) {
-			s = *g.Speed // refused by the engine's check
-		}
 		m.Speed = &s
 	}
 	msgs := []api.WSClientMessage{m}

@@ -15,7 +15,7 @@ export CGO_ENABLED := 1
 
 help:
 	@echo "make setup   fetch and verify runtime assets into ./assets (cached in ~/.cache/kokoro)"
-	@echo "make venv    link .venv and .venv-sdk to the Python peers the tests drive (moto, openai, websockets, boto3, soundfile; the SageMaker HTTP/2 SDK on Python 3.12+), built once in ~/.cache/kokoro/venv"
+	@echo "make venv    link .venv, .venv-sdk and .venv-agents to the Python peers the tests drive (moto, openai, websockets, boto3, soundfile; the SageMaker HTTP/2 SDK and the voice-agent frameworks Pipecat and LiveKit Agents on Python 3.12+), built once in ~/.cache/kokoro/venv"
 	@echo "make build   build $(BIN)"
 	@echo "make run     setup + build + serve the real model on :8080"
 	@echo "make vet     gofmt, go mod tidy -diff, go vet, staticcheck, deadcode, no package testing in the binary"

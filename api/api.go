@@ -14,6 +14,13 @@ const (
 	RouteMetrics      = "/metrics"
 	// RouteCaptionedSpeech is Kokoro-FastAPI's speech with word timestamps.
 	RouteCaptionedSpeech = "/dev/captioned_speech"
+	// RouteCartesia is the Cartesia-style socket, at Cartesia's own path, so that a client
+	// built for Cartesia needs only its URL changed (docs/agents.md).
+	RouteCartesia = "/tts/websocket"
+	// RouteDeepgramSpeak is where a SageMaker bidirectional stream whose ModelInvocationPath
+	// is "v1/speak" arrives: the Deepgram-style socket Pipecat's SageMaker TTS service speaks,
+	// its ModelQueryString (model, encoding, sample_rate) the query.
+	RouteDeepgramSpeak = "/v1/speak"
 )
 
 // Headers: the request id both ways, and the three a complete (stream:false) WAV carries.
@@ -38,6 +45,10 @@ const (
 	FormatOpus = "opus" // Ogg Opus, as OpenAI's speech API returns it
 	FormatFLAC = "flac"
 	FormatAAC  = "aac" // understood, refused: no encoder (docs/server.md)
+	// FormatMulaw and FormatAlaw are G.711 at 8 kHz, a byte a sample, as telephone lines
+	// carry it.
+	FormatMulaw = "mulaw"
+	FormatAlaw  = "alaw"
 	// DefaultFormat is what POST /invocations answers with; DefaultSpeechFormat is what the
 	// OpenAI route answers with when response_format is absent, as OpenAI does.
 	DefaultFormat       = FormatWAV
@@ -66,6 +77,10 @@ const (
 	// messages and in every log line of the request. Ids are visible ASCII (0x21–0x7E).
 	MaxRequestIDLen = 128
 )
+
+// SampleRates are the rates a request's sample_rate may name; SampleRate is the default but
+// for mulaw and alaw, which are 8000 only.
+func SampleRates() []int { return []int{8000, 16000, 22050, 24000, 44100, 48000} }
 
 // InvocationRequest is the body of POST /invocations. Pointer fields distinguish "absent" (use
 // the default) from an explicit zero value, which is then validated.
@@ -98,6 +113,9 @@ type InvocationRequest struct {
 	InputType string `json:"input_type,omitempty"`
 	// NormalizationOptions switches the text normalization (absent: the defaults).
 	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
+	// SampleRate is the answer's rate, one of SampleRates(); absent = SampleRate (8000 for
+	// mulaw and alaw). Every sample count of the answer (word times, offsets) is at this rate.
+	SampleRate *int `json:"sample_rate,omitempty"`
 }
 
 // Text types a request may name (Polly's TextType).
@@ -127,6 +145,14 @@ type SpeechRequest struct {
 	InputType    string   `json:"input_type,omitempty"`
 	// NormalizationOptions is as InvocationRequest's (Kokoro-FastAPI takes it here too).
 	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
+	// SampleRate is kokoro's own, as on InvocationRequest.
+	SampleRate *int `json:"sample_rate,omitempty"`
+	// LangCode and VolumeMultiplier are Kokoro-FastAPI's, as on CaptionedSpeechRequest; its
+	// DownloadFormat and ReturnDownloadLink are accepted and unused.
+	LangCode           string   `json:"lang_code,omitempty"`
+	VolumeMultiplier   *float64 `json:"volume_multiplier,omitempty"`
+	DownloadFormat     string   `json:"download_format,omitempty"`
+	ReturnDownloadLink bool     `json:"return_download_link,omitempty"`
 }
 
 // SpeechAudioEvent is one server-sent event of a stream_format "sse" answer: a
@@ -214,6 +240,11 @@ type WSClientMessage struct {
 	LexiconNames []string `json:"lexicon_names,omitempty"`
 	// InputType is as InvocationRequest's, for a whole message's text.
 	InputType string `json:"input_type,omitempty"`
+	// Format and SampleRate, on an utterance's first message, choose its binary frames'
+	// encoding: FormatPCM (the default), FormatMulaw or FormatAlaw, at one of SampleRates()
+	// (mulaw and alaw at 8000 only; absent = SampleRate, 8000 for them).
+	Format     string `json:"format,omitempty"`
+	SampleRate *int   `json:"sample_rate,omitempty"`
 }
 
 // WSServerMessage is a control message the server sends as a text frame; audio travels in

@@ -43,6 +43,8 @@ type PhonemeResponse struct {
 type GenerateFromPhonemesRequest struct {
 	Phonemes string `json:"phonemes"`
 	Voice    string `json:"voice"`
+	// SampleRate is kokoro's own, as on InvocationRequest.
+	SampleRate *int `json:"sample_rate,omitempty"`
 }
 
 // NormalizationOptions are Kokoro-FastAPI's text normalization switches, as its requests name

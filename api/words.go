@@ -95,6 +95,9 @@ type CaptionedSpeechRequest struct {
 	// NormalizationOptions switch the text normalization (NormalizationOptions' fields say
 	// which take effect).
 	NormalizationOptions *NormalizationOptions `json:"normalization_options,omitempty"`
+	DownloadFormat       string                `json:"download_format,omitempty"` // accepted, unused
+	// SampleRate is kokoro's own, as on InvocationRequest.
+	SampleRate *int `json:"sample_rate,omitempty"`
 }
 
 // CaptionedSpeechResponse is Kokoro-FastAPI's answer shape: audio in base64, its media type, and

@@ -3,7 +3,6 @@ package server
 import (
 	"time"
 
-	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
 )
 
@@ -12,6 +11,7 @@ import (
 // starts playing at the first byte reaches it: the first byte's time plus the sample's place in
 // the stream, or the time its own bytes were written, whichever is later.
 type audioTimes struct {
+	rate  int // samples per second of the audio timed
 	onset *audio.Onset
 	byte_ time.Time // first audio byte written; zero until then
 	sound time.Time // first audible sample heard; zero until then
@@ -19,8 +19,8 @@ type audioTimes struct {
 	heard int       // the first audible sample's place in the stream, once found; -1 before
 }
 
-func newAudioTimes() *audioTimes {
-	return &audioTimes{onset: audio.NewOnset(api.SampleRate), heard: -1}
+func newAudioTimes(rate int) *audioTimes {
+	return &audioTimes{rate: rate, onset: audio.NewOnset(rate), heard: -1}
 }
 
 // wrote records samples written to the client at t.
@@ -46,7 +46,7 @@ func (f *audioTimes) encoded(pcm []float32, sent bool, t time.Time) {
 		f.byte_ = t
 	}
 	if f.sound.IsZero() && f.heard >= 0 {
-		f.sound = f.byte_.Add(time.Duration(f.heard) * time.Second / api.SampleRate)
+		f.sound = f.byte_.Add(time.Duration(f.heard) * time.Second / time.Duration(f.rate))
 		if t.After(f.sound) {
 			f.sound = t
 		}

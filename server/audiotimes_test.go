@@ -29,7 +29,7 @@ func TestAudioTimesHearTheFirstSoundNotTheFirstByte(t *testing.T) {
 		{"the sound came late", [][]float32{silence(100 * time.Millisecond), sound(240)}, []time.Duration{0, time.Second}, time.Second},
 		{"silence only", [][]float32{silence(time.Second)}, []time.Duration{0}, 0},
 	} {
-		a := newAudioTimes()
+		a := newAudioTimes(api.SampleRate)
 		for i, w := range c.writes {
 			a.wrote(w, t0.Add(c.at[i]))
 		}
@@ -51,7 +51,7 @@ func TestAudioTimesWaitForTheBytes(t *testing.T) {
 	for i := range loud {
 		loud[i] = 0.2
 	}
-	a := newAudioTimes()
+	a := newAudioTimes(api.SampleRate)
 	a.encoded(loud, false, t0)
 	a.encoded(loud, false, t0.Add(time.Second))
 	if !a.byte_.IsZero() || !a.sound.IsZero() {

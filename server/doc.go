@@ -39,4 +39,20 @@
 // socket), wsspeak.go speaks, wsconn.go writes and times the session out, wsqueue.go holds the
 // admitted utterances, wsutterance.go one utterance's text, wstext.go text streamed in pieces.
 // Sentences of streamed text are cut by phonemize.CutSentences.
+//
+// # Compatibility sockets
+//
+// A session speaks through a dialect (wsdialect.go): kokoro's own protocol above, or the
+// socket of a TTS provider that voice-agent frameworks already speak, on the provider's own
+// path: Cartesia's contexts (cartesia.go, /tts/websocket), ElevenLabs' multi-context socket
+// (elevenlabs.go, /v1/text-to-speech/{voice}/multi-stream-input) and Deepgram's speak socket
+// as Pipecat's SageMaker service sends it (deepgram.go, /v1/speak). A dialect only translates
+// messages: admission, queueing, cancellation and metrics are the session's.
+//
+// # Rates, encodings and fields
+//
+// Every route answers at the sample rate a request asks for (rate.go: the engine's chunks
+// through audio.Resampler, word places mapped exactly), and in G.711 for telephone lines. A
+// field a route does not have is refused by name (fields.go) unless
+// Config.AllowUnknownFields. Errors on /v1/* take OpenAI's shape (errors.go).
 package server

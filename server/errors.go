@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio/codec"
@@ -35,6 +36,9 @@ var (
 	errUnknownLexicon  = errors.New("unknown lexicon")
 	errBadInputType    = errors.New("invalid input_type")
 	errMethod          = errors.New("method not allowed")
+	errNotFound        = errors.New("not found")
+	errBadSampleRate   = errors.New("unsupported sample_rate")
+	errUnknownField    = errors.New("unknown field")
 	errNotReady        = errors.New("model is not loaded yet")
 	errShuttingDown    = errors.New("server is shutting down")
 	errUnknownMessage  = errors.New("unknown message type")
@@ -47,6 +51,7 @@ type httpError struct {
 	status  int
 	body    api.ErrorResponse
 	outcome string
+	param   string // the request field at fault, by its /invocations name; "" for none
 }
 
 // classify maps any error from decoding, validation, admission or synthesis to its status,
@@ -57,8 +62,9 @@ func classify(err error) httpError {
 		return httpError{status: status, outcome: outcome, body: api.ErrorResponse{Error: code, Message: err.Error()}}
 	}
 	var (
-		sat   *SaturatedError
-		voice *tts.VoiceError
+		sat     *SaturatedError
+		voice   *tts.VoiceError
+		unknown *unknownFieldError
 	)
 	switch {
 	case errors.As(err, &sat):
@@ -68,7 +74,13 @@ func classify(err error) httpError {
 	case errors.Is(err, ErrQueueSaturated):
 		return e(http.StatusServiceUnavailable, api.ErrQueueSaturated, OutcomeRejected)
 	case errors.Is(err, errStale):
-		return e(http.StatusRequestTimeout, api.ErrRequestStale, OutcomeStale)
+		return e(http.StatusRequestTimeout, api.ErrRequestStale, OutcomeStale).at("request_timestamp")
+	case errors.As(err, &unknown):
+		h := e(http.StatusBadRequest, api.ErrUnknownField, OutcomeClientError).at(unknown.name)
+		h.body.Valid = unknown.known
+		return h
+	case errors.Is(err, errBadSampleRate):
+		return e(http.StatusBadRequest, api.ErrUnsupportedSampleRate, OutcomeClientError).at("sample_rate")
 	case errors.Is(err, errBadJSON):
 		return e(http.StatusBadRequest, api.ErrInvalidJSON, OutcomeClientError)
 	case errors.Is(err, errBodyTimeout):
@@ -76,59 +88,59 @@ func classify(err error) httpError {
 	case errors.Is(err, errBodyTooLarge):
 		return e(http.StatusRequestEntityTooLarge, api.ErrBodyTooLarge, OutcomeClientError)
 	case errors.Is(err, tts.ErrEmptyText):
-		return e(http.StatusBadRequest, api.ErrEmptyText, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrEmptyText, OutcomeClientError).at("text")
 	case errors.Is(err, tts.ErrTextTooLong):
-		return e(http.StatusRequestEntityTooLarge, api.ErrTextTooLong, OutcomeClientError)
+		return e(http.StatusRequestEntityTooLarge, api.ErrTextTooLong, OutcomeClientError).at("text")
 	case errors.As(err, &voice):
-		h := e(http.StatusBadRequest, api.ErrUnknownVoice, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnknownVoice, OutcomeClientError).at("voice")
 		h.body.Valid = voice.Valid
 		return h
 	case errors.Is(err, tts.ErrUnknownVoice):
-		return e(http.StatusBadRequest, api.ErrUnknownVoice, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrUnknownVoice, OutcomeClientError).at("voice")
 	case errors.Is(err, tts.ErrBadSpeed):
-		return e(http.StatusBadRequest, api.ErrInvalidSpeed, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidSpeed, OutcomeClientError).at("speed")
 	case errors.Is(err, errBadFormat):
-		h := e(http.StatusBadRequest, api.ErrUnsupportedFormat, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedFormat, OutcomeClientError).at("format")
 		h.body.Valid = codec.Names()
 		return h
 	case errors.Is(err, errBadStreamFormat):
-		h := e(http.StatusBadRequest, api.ErrUnsupportedStream, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedStream, OutcomeClientError).at("stream_format")
 		h.body.Valid = append([]string(nil), streamFormats...)
 		return h
 	case errors.Is(err, errBadVolume):
-		return e(http.StatusBadRequest, api.ErrInvalidVolume, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidVolume, OutcomeClientError).at("volume_multiplier")
 	case errors.Is(err, errBadCaptions):
-		h := e(http.StatusBadRequest, api.ErrUnsupportedCaption, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedCaption, OutcomeClientError).at("captions")
 		h.body.Valid = append([]string(nil), captions.Formats...)
 		return h
 	case errors.Is(err, markup.ErrSSML):
-		return e(http.StatusBadRequest, api.ErrInvalidSSML, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidSSML, OutcomeClientError).at("text")
 	case errors.Is(err, errBadSpeechMarks):
-		h := e(http.StatusBadRequest, api.ErrInvalidSpeechMarks, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrInvalidSpeechMarks, OutcomeClientError).at("speech_marks")
 		h.body.Valid = append([]string(nil), tts.MarkTypes...)
 		return h
 	case errors.Is(err, markup.ErrPhonemes):
-		return e(http.StatusBadRequest, api.ErrInvalidPhonemes, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidPhonemes, OutcomeClientError).at("text")
 	case errors.Is(err, errBadInputType):
-		h := e(http.StatusBadRequest, api.ErrInvalidInputType, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrInvalidInputType, OutcomeClientError).at("input_type")
 		h.body.Valid = []string{api.InputTypeText, api.InputTypePhonemes}
 		return h
 	case errors.Is(err, errUnknownLexicon):
-		return e(http.StatusBadRequest, api.ErrUnknownLexicon, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrUnknownLexicon, OutcomeClientError).at("lexicon_names")
 	case errors.Is(err, errBadTextType):
-		h := e(http.StatusBadRequest, api.ErrInvalidTextType, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrInvalidTextType, OutcomeClientError).at("text_type")
 		h.body.Valid = []string{api.TextTypeText, api.TextTypeSSML}
 		return h
 	case errors.Is(err, errBadRequestID):
-		return e(http.StatusBadRequest, api.ErrInvalidRequestID, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidRequestID, OutcomeClientError).at("request_id")
 	case errors.Is(err, errBadTimestamp):
-		return e(http.StatusBadRequest, api.ErrInvalidTimestamp, OutcomeClientError)
+		return e(http.StatusBadRequest, api.ErrInvalidTimestamp, OutcomeClientError).at("request_timestamp")
 	case errors.Is(err, errBadLang), errors.Is(err, tts.ErrUnsupportedLang):
-		h := e(http.StatusBadRequest, api.ErrUnsupportedLang, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedLang, OutcomeClientError).at("lang")
 		h.body.Valid = phonemize.LangCodes()
 		return h
 	case errors.Is(err, errBadModel):
-		h := e(http.StatusBadRequest, api.ErrUnsupportedModel, OutcomeClientError)
+		h := e(http.StatusBadRequest, api.ErrUnsupportedModel, OutcomeClientError).at("model")
 		h.body.Valid = append([]string(nil), openAIModels...)
 		return h
 	case errors.Is(err, errUnknownMessage):
@@ -137,6 +149,8 @@ func classify(err error) httpError {
 		return e(http.StatusBadRequest, api.ErrDuplicateRequestID, OutcomeClientError)
 	case errors.Is(err, errMethod):
 		return e(http.StatusMethodNotAllowed, api.ErrMethodNotAllowed, OutcomeClientError)
+	case errors.Is(err, errNotFound):
+		return e(http.StatusNotFound, api.ErrNotFound, OutcomeClientError)
 	case errors.Is(err, errNotReady):
 		return e(http.StatusServiceUnavailable, api.ErrNotReady, OutcomeNotReady)
 	case errors.Is(err, errShuttingDown), errors.Is(err, tts.ErrClosed):
@@ -149,10 +163,50 @@ func classify(err error) httpError {
 	}
 }
 
-// writeError answers a request that has not been sent a status yet.
-func writeError(w http.ResponseWriter, h httpError, retryAfter int) {
+// at names the request field at fault.
+func (h httpError) at(param string) httpError {
+	h.param = param
+	return h
+}
+
+// openAIParams are the OpenAI speech route's names of the fields that /invocations names
+// otherwise.
+var openAIParams = map[string]string{"text": "input", "format": "response_format"}
+
+// openAI is h in the shape OpenAI's API answers with, which its SDKs read.
+func (h httpError) openAI() api.OpenAIErrorResponse {
+	e := api.OpenAIError{Message: h.body.Message, Type: api.OpenAIInvalidRequest, Code: h.body.Error,
+		QueueDepth: h.body.QueueDepth, MaxQueueDepth: h.body.MaxQueueDepth, Valid: h.body.Valid}
+	if h.status >= http.StatusInternalServerError {
+		e.Type = api.OpenAIServerError
+	}
+	if h.param != "" {
+		p := h.param
+		if o, ok := openAIParams[p]; ok {
+			p = o
+		}
+		e.Param = &p
+	}
+	if e.Message == "" {
+		e.Message = h.body.Error
+	}
+	return api.OpenAIErrorResponse{Error: e}
+}
+
+// openAIRoute reports a path of the OpenAI-compatible API, whose errors take OpenAI's shape.
+func openAIRoute(r *http.Request) bool {
+	return r != nil && strings.HasPrefix(r.URL.Path, "/v1/")
+}
+
+// writeError answers a request that has not been sent a status yet: in OpenAI's shape on its
+// routes, in kokoro's on the others.
+func writeError(w http.ResponseWriter, r *http.Request, h httpError, retryAfter int) {
 	if h.status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	}
+	if openAIRoute(r) {
+		writeJSON(w, h.status, h.openAI())
+		return
 	}
 	writeJSON(w, h.status, h.body)
 }

@@ -35,7 +35,7 @@ func allowMethod(w http.ResponseWriter, r *http.Request, allowed ...string) bool
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	err := fmt.Errorf("%w: %s %s; use %s", errMethod, r.Method, r.URL.Path, strings.Join(allowed, " or "))
-	writeError(w, classify(err), 0)
+	writeError(w, r, classify(err), 0)
 	return false
 }
 
@@ -87,8 +87,9 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !knownModel(id) {
-		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: api.ErrNotFound,
-			Message: fmt.Sprintf("no model %s; served: %s", clip(id), strings.Join(openAIModels, ", ")), Valid: openAIModels})
+		h := classify(fmt.Errorf("%w: no model %s; served: %s", errNotFound, clip(id), strings.Join(openAIModels, ", "))).at("model")
+		h.body.Valid = openAIModels
+		writeError(w, r, h, 0)
 		return
 	}
 	writeJSON(w, http.StatusOK, model(id))
@@ -102,7 +103,7 @@ func (s *Server) engineFor(w http.ResponseWriter, r *http.Request, method string
 	}
 	eng := s.engine()
 	if eng == nil {
-		writeError(w, classify(s.notReady()), s.retryAfter())
+		writeError(w, r, classify(s.notReady()), s.retryAfter())
 	}
 	return eng
 }
@@ -126,7 +127,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 			}
 			h := classify(err)
 			w.Header().Set(api.HeaderRequestID, id)
-			writeError(w, h, s.retryAfter())
+			writeError(w, r, h, s.retryAfter())
 			s.record(route, id, h, arrived, nil, tts.Stats{}, err)
 		}
 		if !allowMethod(w, r, http.MethodPost) {
@@ -171,9 +172,9 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 		}
 		syn.id, syn.req.ID, syn.arrived = id, id, arrived
 
-		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes(), draining: s.draining.Load}
+		out := &httpAudio{w: w, rc: rc, syn: syn, writeTimeout: s.cfg.WriteTimeout, first: newAudioTimes(syn.rate), draining: s.draining.Load}
 		if syn.timed != nil {
-			out.clock = &wordClock{markTypes: syn.fields.SpeechMarks}
+			out.clock = &wordClock{rate: syn.rate, markTypes: syn.fields.SpeechMarks}
 		}
 		defer out.close()
 		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
@@ -207,18 +208,27 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 }
 
 func (s *Server) limits() limits {
-	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve, lexicons: s.lexicons}
+	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve, lexicons: s.lexicons, unknownOK: s.cfg.AllowUnknownFields}
 }
 
-// speak admits syn and streams it through emit. Every transport takes this path, so the
-// admission gate and the in-flight gauge see HTTP requests and WebSocket utterances alike.
+// speak admits syn and streams it through emit, at syn's sample rate. Every HTTP route takes
+// this path, so the admission gate and the in-flight gauge see every request alike (the
+// WebSocket's utterances take their slot through admit).
 func (s *Server) speak(ctx context.Context, eng Engine, syn *synthesis, emit func(tts.Chunk) error) (tts.Stats, error) {
+	emit, tail, err := converting(syn.rate, emit)
+	if err != nil {
+		return tts.Stats{}, err
+	}
 	release, err := s.admit()
 	if err != nil {
 		return tts.Stats{}, err
 	}
 	defer release()
-	return tts.StreamMarkup(ctx, eng, syn.req, emit)
+	st, err := tts.StreamMarkup(ctx, eng, syn.req, emit)
+	if err == nil {
+		err = tail()
+	}
+	return st, err
 }
 
 // admit takes a slot of the admission gate; release gives it back (once, however often it
@@ -296,7 +306,7 @@ type httpAudio struct {
 
 func (h *httpAudio) header(contentLength int) {
 	hd := h.w.Header()
-	hd.Set("Content-Type", h.syn.format.ContentType)
+	hd.Set("Content-Type", h.syn.format.ContentTypeAt(h.syn.rate))
 	if h.syn.sse {
 		hd.Set("Content-Type", "text/event-stream")
 		hd.Set("Cache-Control", "no-cache")
@@ -319,7 +329,7 @@ func (h *httpAudio) header(contentLength int) {
 // emit encodes and sends one chunk of a stream.
 func (h *httpAudio) emit(c tts.Chunk) error {
 	if !h.started {
-		enc, err := h.syn.format.New(-1)
+		enc, err := h.syn.format.New(-1, h.syn.rate)
 		if err != nil {
 			return err
 		}
@@ -429,7 +439,7 @@ func (h *httpAudio) send(b []byte) error {
 // known before the first byte leaves, so its header (a WAV's sizes, a FLAC's sample count)
 // is exact.
 func (h *httpAudio) complete(pcm []float32, st tts.Stats) error {
-	enc, err := h.syn.format.New(len(pcm))
+	enc, err := h.syn.format.New(len(pcm), h.syn.rate)
 	if err != nil {
 		return err
 	}

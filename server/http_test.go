@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -42,8 +43,29 @@ func readAll(t testing.TB, resp *http.Response) []byte {
 	return b
 }
 
+// decodeError decodes an error body of either shape, kokoro's or OpenAI's (the /v1/* routes),
+// into kokoro's, failing the test when an OpenAI-shaped body lacks a field OpenAI's SDKs read.
 func decodeError(t testing.TB, b []byte) api.ErrorResponse {
 	t.Helper()
+	var raw struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatalf("error body %q is not JSON: %v", b, err)
+	}
+	if len(raw.Error) > 0 && raw.Error[0] == '{' {
+		var fields map[string]json.RawMessage
+		var o api.OpenAIErrorResponse
+		if err := errors.Join(json.Unmarshal(raw.Error, &fields), json.Unmarshal(b, &o)); err != nil {
+			t.Fatalf("error body %q: %v", b, err)
+		}
+		if _, ok := fields["param"]; !ok || o.Error.Message == "" || o.Error.Code == "" ||
+			(o.Error.Type != api.OpenAIInvalidRequest && o.Error.Type != api.OpenAIServerError) {
+			t.Fatalf("error body %s lacks a field of OpenAI's shape (message, type, param, code)", b)
+		}
+		return api.ErrorResponse{Error: o.Error.Code, Message: o.Error.Message, Valid: o.Error.Valid,
+			QueueDepth: o.Error.QueueDepth, MaxQueueDepth: o.Error.MaxQueueDepth}
+	}
 	var e api.ErrorResponse
 	if err := json.Unmarshal(b, &e); err != nil {
 		t.Fatalf("error body %q is not JSON: %v", b, err)
@@ -334,7 +356,7 @@ func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
 		{"unknown voice in blend", "POST", api.RouteInvocations, `{"text":"hi","voice":"af_bella+zz_x"}`, 400, "unknown_voice", "zz_x"},
 		{"speed zero", "POST", api.RouteInvocations, `{"text":"hi","speed":0}`, 400, "invalid_speed", "[0.5, 2]"},
 		{"speed too high", "POST", api.RouteInvocations, `{"text":"hi","speed":2.5}`, 400, "invalid_speed", "2.5"},
-		{"unsupported format", "POST", api.RouteInvocations, `{"text":"hi","format":"ogg"}`, 400, "unsupported_format", "mp3, opus, flac, wav, pcm"},
+		{"unsupported format", "POST", api.RouteInvocations, `{"text":"hi","format":"ogg"}`, 400, "unsupported_format", "mp3, opus, flac, wav, pcm, mulaw, alaw"},
 		{"unsupported lang", "POST", api.RouteInvocations, `{"text":"hi","lang":"de"}`, 400, "unsupported_lang", "en-us, en-gb, es, fr-fr, hi, it, pt-br, ja, zh"},
 		{"lang Kokoro does not speak", "POST", api.RouteInvocations, `{"text":"hi","lang":"ko"}`, 400, "unsupported_lang", `"ko"; supported: en-us`},
 		{"stale request", "POST", api.RouteInvocations, fmt.Sprintf(`{"text":"hi","request_timestamp":%v}`, stale), 408, api.ErrRequestStale, "limit is 56 s"},
@@ -345,6 +367,13 @@ func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
 		{"speech: unknown model", "POST", api.RouteOpenAISpeech, `{"model":"whisper-1","input":"hi","voice":"af_heart"}`, 400, "unsupported_model", "tts-1"},
 		{"speech: aac", "POST", api.RouteOpenAISpeech, `{"model":"tts-1","input":"hi","voice":"af_heart","response_format":"aac"}`, 400, "unsupported_format", "no encoder"},
 		{"speech: speed", "POST", api.RouteOpenAISpeech, `{"model":"tts-1","input":"hi","voice":"af_heart","speed":4.5}`, 400, "invalid_speed", "[0.25, 4]"},
+		{"unknown field", "POST", api.RouteInvocations, `{"text":"hi","voice_name":"af_bella"}`, 400, api.ErrUnknownField, `"voice_name"; the fields are text, voice,`},
+		{"speech: unknown field", "POST", api.RouteOpenAISpeech, `{"input":"hi","sample_rate_hz":16000}`, 400, api.ErrUnknownField, `"sample_rate_hz"; the fields are model, input,`},
+		{"captioned: unknown field", "POST", api.RouteCaptionedSpeech, `{"input":"hi","captions":"srt"}`, 400, api.ErrUnknownField, `"captions"`},
+		{"sample rate", "POST", api.RouteInvocations, `{"text":"hi","sample_rate":11025}`, 400, api.ErrUnsupportedSampleRate, "8000, 16000, 22050, 24000, 44100, 48000"},
+		{"mulaw at 16 kHz", "POST", api.RouteInvocations, `{"text":"hi","format":"mulaw","sample_rate":16000}`, 400, api.ErrUnsupportedSampleRate, "mulaw is offered at 8000"},
+		{"speech: mp3 at 8 kHz", "POST", api.RouteOpenAISpeech, `{"input":"hi","sample_rate":8000}`, 400, api.ErrUnsupportedSampleRate, "mp3 is offered at 16000"},
+		{"captioned: opus at 44.1 kHz", "POST", api.RouteCaptionedSpeech, `{"input":"hi","response_format":"opus","sample_rate":44100}`, 400, api.ErrUnsupportedSampleRate, "8000, 16000, 24000, 48000"},
 		{"unknown route", "GET", "/nope", ``, 404, "not_found", "/nope"},
 		{"plain GET on the stream route", "GET", api.RouteBidiStream, ``, 400, "websocket_required", "WebSocket"},
 	}
@@ -380,7 +409,7 @@ func TestBadInputGetsA4xxAndNoModelWork(t *testing.T) {
 	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelInvocations, OutcomeStale)); got != 1 {
 		t.Errorf("stale requests counted = %v, want 1", got)
 	}
-	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeClientError)); got != 4 {
-		t.Errorf("speech client errors counted = %v, want 4", got)
+	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeClientError)); got != 6 {
+		t.Errorf("speech client errors counted = %v, want 6", got)
 	}
 }

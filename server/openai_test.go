@@ -78,7 +78,7 @@ func TestAACIsRefusedClearly(t *testing.T) {
 	resp := post(t, client(t), h.url+api.RouteOpenAISpeech, `{"input":"hi","response_format":"aac"}`)
 	e := decodeError(t, readAll(t, resp))
 	if resp.StatusCode != 400 || e.Error != api.ErrUnsupportedFormat || !strings.Contains(e.Message, "no encoder") ||
-		strings.Join(e.Valid, ",") != "mp3,opus,flac,wav,pcm" {
+		strings.Join(e.Valid, ",") != "mp3,opus,flac,wav,pcm,mulaw,alaw" {
 		t.Errorf("aac: %d %+v", resp.StatusCode, e)
 	}
 }
@@ -244,4 +244,28 @@ func (f *fakeSynth) lastSpeed() float32 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.speed
+}
+
+// A wav asked for as a stream, by stream or by stream_format "audio", leaves as it is
+// synthesized: its header and first samples arrive while the model still holds the rest.
+func TestSpeechWAVStreamsOnRequest(t *testing.T) {
+	t.Parallel()
+	for _, ask := range []string{`"stream":true`, `"stream_format":"audio"`} {
+		t.Run(ask, func(t *testing.T) {
+			t.Parallel()
+			hold := make(chan struct{})
+			h := newHarness(t, func(_ *Config, s *fakeSynth) { s.slots, s.hold, s.holdAfter = 1, hold, 1 })
+			h.waitReady()
+			text := "One sentence here. And a second one. And a third."
+			resp := post(t, client(t), h.url+api.RouteOpenAISpeech, fmt.Sprintf(`{"input":%q,"response_format":"wav",%s}`, text, ask))
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "audio/wav" {
+				t.Fatalf("%d %q, want 200 audio/wav", resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			b := streamedBeforeTheEnd(t, resp, api.StreamingWAVHeader, func() { close(hold) })
+			hd, err := audio.ParseWAVHeader(b)
+			if err != nil || hd.DataBytes != audio.UnknownSize || len(b) != api.StreamingWAVHeader+2*wantSamples(text) {
+				t.Errorf("data size %#x (%v), %d bytes; want a streamed header and %d samples", hd.DataBytes, err, len(b), wantSamples(text))
+			}
+		})
+	}
 }

@@ -52,7 +52,17 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		{"explicit fields", `{"text":"hi","voice":"af_bella","speed":0.5,"stream":false,"format":"PCM","lang":"en-GB","request_id":"x"}`, nil, func(s *synthesis) bool {
 			return s.format.Name == "pcm" && !s.stream && s.req.Voice == "af_bella" && *s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
 		}},
-		{"unknown fields are ignored", `{"text":"hi","temperature":3}`, nil, nil},
+		{"an unknown field is refused", `{"text":"hi","temperature":3}`, errUnknownField, nil},
+		{"a misspelt field is refused", `{"text":"hi","voice_name":"af_bella"}`, errUnknownField, nil},
+		{"fields match without regard to case", `{"Text":"hi","VOICE":"af_bella"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_bella" }},
+		{"sample rate", `{"text":"hi","format":"pcm","sample_rate":16000}`, nil, func(s *synthesis) bool { return s.rate == 16000 }},
+		{"the model rate by default", `{"text":"hi"}`, nil, func(s *synthesis) bool { return s.rate == api.SampleRate }},
+		{"mulaw is 8 kHz", `{"text":"hi","format":"mulaw"}`, nil, func(s *synthesis) bool { return s.rate == 8000 }},
+		{"alaw at 8 kHz", `{"text":"hi","format":"alaw","sample_rate":8000}`, nil, func(s *synthesis) bool { return s.rate == 8000 }},
+		{"mulaw at 16 kHz is refused", `{"text":"hi","format":"mulaw","sample_rate":16000}`, errBadSampleRate, nil},
+		{"an odd rate is refused", `{"text":"hi","sample_rate":11025}`, errBadSampleRate, nil},
+		{"a rate as a string is refused", `{"text":"hi","sample_rate":"16000"}`, errBadJSON, nil},
+		{"opus at 44.1 kHz is refused", `{"text":"hi","format":"opus","sample_rate":44100}`, errBadSampleRate, nil},
 		{"55 s old is fresh", `{"text":"hi","request_timestamp":1799999945}`, nil, nil},
 		{"57 s old is stale", `{"text":"hi","request_timestamp":1799999943}`, errStale, nil},
 		{"fractional seconds", `{"text":"hi","request_timestamp":1799999943.9}`, errStale, nil},
@@ -120,6 +130,11 @@ func TestParseSpeechFollowsOpenAI(t *testing.T) {
 		{"speed 4.5 is refused", `{"input":"hi","speed":4.5}`, tts.ErrBadSpeed, nil},
 		{"blend of OpenAI names", `{"input":"hi","voice":"nova(2)+onyx(1)"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_nova(2)+am_fenrir(1)" }},
 		{"unknown model", `{"model":"whisper-1","input":"hi"}`, errBadModel, nil},
+		{"Kokoro-FastAPI's fields", `{"input":"hi","lang_code":"b","volume_multiplier":0.5,"download_format":"mp3","return_download_link":false,"normalization_options":{}}`, nil,
+			func(s *synthesis) bool { return s.req.Lang == "en-gb" && *s.volume == 0.5 }},
+		{"volume out of range", `{"input":"hi","volume_multiplier":101}`, errBadVolume, nil},
+		{"a misspelt field", `{"input":"hi","voice_name":"af_bella"}`, errUnknownField, nil},
+		{"sample rate", `{"input":"hi","response_format":"pcm","sample_rate":8000}`, nil, func(s *synthesis) bool { return s.rate == 8000 }},
 	}
 	e := tts.New(tts.Config{}, fakePhonemizer{}, &fakeSynth{slots: 1}, fakeVoices{append(testVoices, "af_alloy", "af_nova", "am_fenrir")})
 	defer e.Close()
@@ -160,7 +175,7 @@ func TestParseClientMessage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(caseName(tc.in), func(t *testing.T) {
-			m, err := parseClientMessage([]byte(tc.in))
+			m, err := parseClientMessage([]byte(tc.in), false)
 			if !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
 				t.Errorf("%s: err = %v, want %v", tc.in, err, tc.err)
 				return
@@ -178,7 +193,8 @@ func TestParseClientMessage(t *testing.T) {
 func FuzzParseInvocation(f *testing.F) {
 	for _, s := range []string{`{"text":"hi"}`, `{"text":"hi","speed":1e308,"request_timestamp":-1e300}`,
 		`{"text":"x","format":"pcm","stream":false}`, `{`, `null`, `{"text":"\u0000"}`,
-		`{"text":"hi","timestamps":true,"captions":"vtt"}`, `{"input":"hi","lang_code":"a","volume_multiplier":1e309}`} {
+		`{"text":"hi","timestamps":true,"captions":"vtt"}`, `{"input":"hi","lang_code":"a","volume_multiplier":1e309}`,
+		`{"text":"hi","format":"mulaw","sample_rate":8000}`, `{"input":"hi","sample_rate":-1e10}`, `{"text":"hi","TEXT":"x","voice_name":"a"}`} {
 		f.Add([]byte(s))
 	}
 	e := checker(f)
@@ -200,6 +216,9 @@ func FuzzParseInvocation(f *testing.F) {
 			if !codec.Known(s.format.Name) {
 				t.Fatalf("accepted format %q", s.format.Name)
 			}
+			if !slices.Contains(s.format.ValidRates(), s.rate) {
+				t.Fatalf("accepted %s at %d Hz", s.format.Name, s.rate)
+			}
 			if checkRequestID(s.id) != nil {
 				t.Fatalf("accepted request id %q", s.id)
 			}
@@ -214,13 +233,19 @@ func FuzzParseInvocation(f *testing.F) {
 }
 
 func FuzzParseClientMessage(f *testing.F) {
-	for _, s := range []string{`{"text":"hi"}`, `{"type":"cancel"}`, `{"type":"text","text":"a. b"}`, `{"type":1}`, `{}`} {
+	for _, s := range []string{`{"text":"hi"}`, `{"type":"cancel"}`, `{"type":"text","text":"a. b"}`, `{"type":1}`, `{}`,
+		`{"text":"hi","format":"alaw","sample_rate":8000}`, `{"text":"hi","request_id":"a","voice_name":"x"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := parseClientMessage(b)
+		m, err := parseClientMessage(b, false)
 		if checkRequestID(m.RequestID) != nil {
 			t.Fatalf("request id %q would be echoed", m.RequestID)
+		}
+		if format, rate, err := wsEncoding(m); err == nil && (!slices.Contains(wsFormats, format.Name) || !slices.Contains(format.ValidRates(), rate)) {
+			t.Fatalf("frames of %s at %d Hz accepted", format.Name, rate)
+		} else if err != nil && classify(err).status != 400 {
+			t.Fatalf("encoding error %v is not a 400", err)
 		}
 		if err != nil {
 			if classify(err).status >= 500 {

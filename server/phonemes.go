@@ -47,14 +47,17 @@ func checkPhonemes(eng Engine, req tts.Request) (tts.Request, error) {
 
 // parseFromPhonemes decodes POST /dev/generate_from_phonemes: Kokoro-FastAPI's request,
 // answered as it answers it, with a streamed WAV.
-func parseFromPhonemes(b []byte, _ limits) (*synthesis, error) {
+func parseFromPhonemes(b []byte, lim limits) (*synthesis, error) {
 	var in api.GenerateFromPhonemesRequest
-	if err := decodeStrict(b, &in); err != nil {
+	if err := decodeStrict(b, &in, lim.unknownOK); err != nil {
 		return nil, err
 	}
 	s := &synthesis{route: labelFromPhonemes, stream: true}
 	var err error
 	if s.format, err = lookupFormat(api.FormatWAV, api.FormatWAV); err != nil {
+		return nil, err
+	}
+	if s.rate, err = checkRate(in.SampleRate, s.format); err != nil {
 		return nil, err
 	}
 	s.fields = fields{Text: in.Phonemes, Voice: in.Voice, InputType: api.InputTypePhonemes}
@@ -68,14 +71,14 @@ func (s *Server) handlePhonemize(w http.ResponseWriter, r *http.Request) {
 	if eng == nil {
 		return
 	}
-	fail := func(err error) { writeError(w, classify(err), s.retryAfter()) }
+	fail := func(err error) { writeError(w, r, classify(err), s.retryAfter()) }
 	body, err := readBody(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes), s.cfg.MaxBodyBytes)
 	if err != nil {
 		fail(err)
 		return
 	}
 	var in api.PhonemeRequest
-	if err := decodeStrict(body, &in); err != nil {
+	if err := decodeStrict(body, &in, s.cfg.AllowUnknownFields); err != nil {
 		fail(err)
 		return
 	}

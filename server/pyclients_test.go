@@ -104,15 +104,16 @@ func TestPythonOpenAISDK(t *testing.T) {
 
 // Items 5, 8 and 3's refusals through the SDK, with its retries on: each refusal is one
 // request (a 4xx is not retried, where the old 500 was retried twice), and none is a server
-// error.
+// error. The SDK reads each one's code and param, and its exception names an unknown voice
+// and the valid ones, read whole or streamed.
 func TestPythonOpenAISDKErrors(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, withAllVoices)
 	h.waitReady()
 	runPython(t, h, "openai_sdk.py", "errors", nil)
 	m := h.srv.Metrics()
-	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeClientError)); got != 12 {
-		t.Errorf("%v client errors counted, want 12: one request per refusal, no retries", got)
+	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeClientError)); got != 14 {
+		t.Errorf("%v client errors counted, want 14: one request per refusal, no retries", got)
 	}
 	if got := testutil.ToFloat64(m.Requests.WithLabelValues(labelSpeech, OutcomeError)); got != 0 {
 		t.Errorf("%v server errors", got)

@@ -49,6 +49,7 @@ type synthesis struct {
 	fields fields // as the client sent them; checkSynthesis turns them into req
 	req    tts.Request
 	format codec.Format
+	rate   int // samples per second of the answer's audio
 	stream bool
 	sse    bool // answer as server-sent events (stream_format "sse")
 	// timed answers the audio with its words' times as JSON, in the route's framing; nil for
@@ -64,6 +65,7 @@ type limits struct {
 	now           func() time.Time
 	voices        func(string) string // maps OpenAI voice names to Kokoro voices
 	lexicons      map[string]*markup.Lexicon
+	unknownOK     bool // fields no route knows are ignored, not refused
 }
 
 // readBody reads a body wrapped by http.MaxBytesReader, naming the limit when it is hit.
@@ -82,10 +84,12 @@ func readBody(r io.Reader, max int64) ([]byte, error) {
 	return b, nil
 }
 
-// decodeStrict decodes exactly one JSON object into v. JSON is UTF-8 (RFC 8259): a body that
-// is not is refused rather than decoded with replacement characters, which the voice would
-// read out.
-func decodeStrict(b []byte, v any) error {
+// decodeStrict decodes exactly one JSON object into v, a pointer to a struct of the api
+// package. JSON is UTF-8 (RFC 8259): a body that is not is refused rather than decoded with
+// replacement characters, which the voice would read out. A field v does not have is refused
+// too, unless unknownOK: a misspelt field (voice_name for voice) must not fall back to a
+// default without a word.
+func decodeStrict(b []byte, v any, unknownOK bool) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return fmt.Errorf("%w: the body is empty", errBadJSON)
@@ -103,7 +107,10 @@ func decodeStrict(b []byte, v any) error {
 	if dec.More() {
 		return fmt.Errorf("%w: trailing data after the JSON object", errBadJSON)
 	}
-	return nil
+	if unknownOK {
+		return nil
+	}
+	return checkFields(b, v)
 }
 
 // invalidUTF8At is the offset of the first byte that is not valid UTF-8.
@@ -185,7 +192,7 @@ func lookupFormat(name, def string) (codec.Format, error) {
 // parseInvocation decodes a POST /invocations body and applies the route's own checks.
 func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	var in api.InvocationRequest
-	if err := decodeStrict(b, &in); err != nil {
+	if err := decodeStrict(b, &in, lim.unknownOK); err != nil {
 		return nil, err
 	}
 	if err := checkTimestamp(in.RequestTimestamp, lim); err != nil {
@@ -197,6 +204,9 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 	}
 	var err error
 	if s.format, err = lookupFormat(in.Format, api.DefaultFormat); err != nil {
+		return nil, err
+	}
+	if s.rate, err = checkRate(in.SampleRate, s.format); err != nil {
 		return nil, err
 	}
 	s.fields = fields{RequestID: in.RequestID, Text: in.Text, Voice: in.Voice, Speed: in.Speed, Lang: in.Lang, TextType: in.TextType, SpeechMarks: in.SpeechMarks, LexiconNames: in.LexiconNames, InputType: in.InputType, Normalization: in.NormalizationOptions}
@@ -217,7 +227,7 @@ func parseInvocation(b []byte, lim limits) (*synthesis, error) {
 // own checks: OpenAI's defaults (mp3), voice names and speed range, and its stream formats.
 func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	var in api.SpeechRequest
-	if err := decodeStrict(b, &in); err != nil {
+	if err := decodeStrict(b, &in, lim.unknownOK); err != nil {
 		return nil, err
 	}
 	if err := checkModel(in.Model); err != nil {
@@ -228,16 +238,23 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if s.format, err = lookupFormat(in.ResponseFormat, api.DefaultSpeechFormat); err != nil {
 		return nil, err
 	}
+	if s.rate, err = checkRate(in.SampleRate, s.format); err != nil {
+		return nil, err
+	}
+	asked := false // a stream_format asks for a stream
 	switch strings.ToLower(in.StreamFormat) {
-	case "", api.StreamFormatAudio:
+	case "":
+	case api.StreamFormatAudio:
+		asked = true
 	case api.StreamFormatSSE:
-		s.sse = true
+		s.sse, asked = true, true
 	default:
 		return nil, fmt.Errorf("%w: %s; supported: %s", errBadStreamFormat, clip(in.StreamFormat), strings.Join(streamFormats, ", "))
 	}
-	// Every format streams, except that a wav is complete unless asked for as a stream: a
-	// complete wav's header holds the real sizes, which Python's wave module and others trust.
-	s.stream = s.format.Name != api.FormatWAV || s.sse
+	// Every format streams, except that a wav is complete unless asked for as a stream (by
+	// stream or stream_format): a complete wav's header holds the real sizes, which Python's
+	// wave module and others trust.
+	s.stream = s.format.Name != api.FormatWAV || asked
 	if in.Stream != nil {
 		s.stream = *in.Stream || s.sse
 	}
@@ -245,7 +262,10 @@ func parseSpeech(b []byte, lim limits) (*synthesis, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, TextType: in.TextType, LexiconNames: in.LexiconNames, InputType: in.InputType, Normalization: in.NormalizationOptions}
+	if s.volume, err = checkVolume(in.VolumeMultiplier); err != nil {
+		return nil, err
+	}
+	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, Lang: in.LangCode, TextType: in.TextType, LexiconNames: in.LexiconNames, InputType: in.InputType, Normalization: in.NormalizationOptions}
 	return s, nil
 }
 

@@ -60,6 +60,9 @@ type Config struct {
 	// LexiconDir holds pronunciation lexicons (markup.LoadLexicons: PLS and JSON) a request
 	// names in lexicon_names; "" for none. A bad file fails New with its name and line.
 	LexiconDir string
+	// AllowUnknownFields ignores request fields a route does not have, where by default they
+	// are refused (400 unknown_field), for a client that must send extra fields.
+	AllowUnknownFields bool
 
 	Registry *prometheus.Registry // nil = a new registry with the Go and process collectors
 	Logger   *slog.Logger         // nil = JSON on stderr
@@ -192,13 +195,16 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(api.RouteOpenAIModels, s.handleModels)
 	mux.HandleFunc(api.RouteOpenAIModels+"/", s.handleModels)
 	mux.HandleFunc(api.RouteBidiStream, s.handleBidi)
+	mux.HandleFunc(api.RouteCartesia, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newCartesia) })
+	mux.HandleFunc(api.RouteDeepgramSpeak, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newDeepgram) })
+	mux.HandleFunc(elevenLabsPrefix, func(w http.ResponseWriter, r *http.Request) { s.serveSocket(w, r, newElevenLabs) })
 	mux.Handle(api.RouteMetrics, methods(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg}), http.MethodGet))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, api.ErrorResponse{Error: api.ErrNotFound, Message: fmt.Sprintf("no route %s", r.URL.Path)})
-	})
+	mux.HandleFunc("/", s.webRoot(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, classify(fmt.Errorf("%w: no route %s", errNotFound, clip(r.URL.Path))), 0)
+	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.enter() {
-			writeError(w, classify(errShuttingDown), s.retryAfter())
+			writeError(w, r, classify(errShuttingDown), s.retryAfter())
 			return
 		}
 		defer s.leave()

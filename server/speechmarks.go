@@ -38,13 +38,13 @@ func checkPlain(eng Engine, req tts.Request, lxs []*markup.Lexicon, norm markup.
 }
 
 // appendMarks appends the marks of a chunk that starts at sample at of the utterance, of the
-// types asked for, in Polly's form.
-func appendMarks(to []api.SpeechMark, ms []tts.Mark, types []string, at int) []api.SpeechMark {
+// types asked for, in Polly's form; msOf turns a sample of the utterance into milliseconds.
+func appendMarks(to []api.SpeechMark, ms []tts.Mark, types []string, at int, msOf func(int) float64) []api.SpeechMark {
 	for _, m := range ms {
 		if !slices.Contains(types, m.Type) {
 			continue
 		}
-		sm := api.SpeechMark{Time: int(math.Round(api.SamplesMS(at + m.At))), Type: m.Type, Value: m.Value}
+		sm := api.SpeechMark{Time: int(math.Round(msOf(at + m.At))), Type: m.Type, Value: m.Value}
 		if m.Type != tts.MarkViseme {
 			start, end := m.Start, m.End
 			sm.Start, sm.End = &start, &end
@@ -63,10 +63,11 @@ func (k *wordClock) take() []api.SpeechMark {
 
 // marksWithin are the marks of a chunk (ms) that one frame of it carries: those whose time
 // lies in the frame's samples [from, to) of the utterance; the chunk's first frame takes those
-// before it too and its last those after it, so every mark rides on exactly one frame.
-func marksWithin(ms []api.SpeechMark, from, to int, first, last bool) []api.SpeechMark {
+// before it too and its last those after it, so every mark rides on exactly one frame. msOf
+// turns a sample of the utterance into milliseconds.
+func marksWithin(ms []api.SpeechMark, from, to int, first, last bool, msOf func(int) float64) []api.SpeechMark {
 	var out []api.SpeechMark
-	lo, hi := api.SamplesMS(from), api.SamplesMS(to)
+	lo, hi := msOf(from), msOf(to)
 	for _, m := range ms {
 		t := float64(m.Time)
 		if (t >= lo || first) && (t < hi || last) {

@@ -13,6 +13,7 @@ import (
 // wordClock places each chunk's words in its utterance: offsets and indices run on across the
 // chunks and, on the WebSocket, across the segments of streamed text.
 type wordClock struct {
+	rate  int        // samples per second of the audio handed out
 	at    int        // samples of the utterance handed out so far
 	words []api.Word // every word placed so far, in order
 	// markTypes are the speech marks asked for; marks holds them, placed as words are, and
@@ -22,22 +23,25 @@ type wordClock struct {
 	taken     int
 }
 
+// ms is n samples at the clock's rate in milliseconds.
+func (k *wordClock) ms(n int) float64 { return float64(n) * 1000 / float64(k.rate) }
+
 // add places c's words after the audio before it and returns them.
 func (k *wordClock) add(c tts.Chunk) []api.Word {
 	from := len(k.words)
 	for _, w := range c.Words {
 		s, e := k.at+w.Start, k.at+w.End
 		k.words = append(k.words, api.Word{Word: w.Text, Index: len(k.words), Start: s, End: e,
-			StartMS: api.SamplesMS(s), EndMS: api.SamplesMS(e)})
+			StartMS: k.ms(s), EndMS: k.ms(e)})
 	}
-	k.marks = appendMarks(k.marks, c.Marks, k.markTypes, k.at)
+	k.marks = appendMarks(k.marks, c.Marks, k.markTypes, k.at, k.ms)
 	k.at += len(c.PCM)
 	return k.words[from:]
 }
 
 // sent reports what was handed out, with next the first word not handed out ("" for none).
 func (k *wordClock) sent(next string) *api.SentAudio {
-	s := &api.SentAudio{Samples: k.at, MS: api.SamplesMS(k.at), Words: len(k.words)}
+	s := &api.SentAudio{Samples: k.at, MS: k.ms(k.at), Words: len(k.words)}
 	if n := len(k.words); n > 0 {
 		last := k.words[n-1]
 		s.LastWord = &last

@@ -16,6 +16,13 @@ import (
 
 // handleBidi upgrades GET /invocations-bidirectional-stream to a WebSocket session.
 func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
+	s.serveSocket(w, r, func(*http.Request) (dialect, error) { return kokoroDialect{}, nil })
+}
+
+// serveSocket upgrades a GET to a WebSocket session that speaks the dialect newDialect makes
+// of the request (its path and query may choose a voice or a format); a request it refuses is
+// answered with an error before the upgrade.
+func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, newDialect func(*http.Request) (dialect, error)) {
 	eng := s.engineFor(w, r, http.MethodGet)
 	if eng == nil {
 		return
@@ -23,6 +30,11 @@ func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
 	if !websocket.IsWebSocketUpgrade(r) {
 		writeJSON(w, http.StatusBadRequest, api.ErrorResponse{Error: api.ErrWebSocketRequired,
 			Message: "this route speaks WebSocket: send a GET with Connection: Upgrade and Upgrade: websocket"})
+		return
+	}
+	d, err := newDialect(r)
+	if err != nil {
+		writeError(w, r, classify(err), 0)
 		return
 	}
 	up := websocket.Upgrader{
@@ -41,7 +53,7 @@ func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	ss := &session{
-		srv: s, eng: eng, ctx: ctx, cancel: cancel,
+		srv: s, eng: eng, ctx: ctx, cancel: cancel, dialect: d,
 		conn:  newWSConn(conn, s.cfg.WriteTimeout, s.cfg.WSIdleTimeout),
 		log:   s.log.With("session", newID()),
 		queue: newUtteranceQueue(maxPending),
@@ -57,12 +69,13 @@ func (s *Server) handleBidi(w http.ResponseWriter, r *http.Request) {
 // utteranceQueue (admitted utterances, by id), utterance (one request's text segments) and
 // textStream (text streamed in pieces, reader-only).
 type session struct {
-	srv    *Server
-	eng    Engine
-	conn   *wsConn
-	log    *slog.Logger
-	ctx    context.Context // ends when the client goes away, the server gives up, or a write fails
-	cancel context.CancelFunc
+	srv     *Server
+	eng     Engine
+	dialect dialect // the protocol the client speaks
+	conn    *wsConn
+	log     *slog.Logger
+	ctx     context.Context // ends when the client goes away, the server gives up, or a write fails
+	cancel  context.CancelFunc
 
 	queue *utteranceQueue
 	text  textStream // reader-only
@@ -146,13 +159,19 @@ func (ss *session) readLoop(c *websocket.Conn) readEnd {
 			ss.conn.goodbye(websocket.CloseInvalidFramePayloadData, "text frame is not valid UTF-8")
 			return endViolation
 		}
-		msg, err := parseClientMessage(data)
+		msgs, err := ss.dialect.read(data, ss.srv.cfg.AllowUnknownFields)
 		if err != nil {
-			ss.sendError(msg.RequestID, err)
+			id := ""
+			if len(msgs) > 0 {
+				id = msgs[0].RequestID
+			}
+			ss.sendError(id, err)
 			continue
 		}
-		if ss.handle(msg) {
-			return endAsked
+		for _, msg := range msgs {
+			if ss.handle(msg) {
+				return endAsked
+			}
 		}
 	}
 }
@@ -218,6 +237,10 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 	if err != nil {
 		return nil, err
 	}
+	format, rate, err := wsEncoding(m)
+	if err != nil {
+		return nil, err
+	}
 	id := m.RequestID
 	if id == "" {
 		id = newID()
@@ -230,7 +253,7 @@ func (ss *session) admit(m api.WSClientMessage, streamed bool) (*utterance, erro
 		return nil, err
 	}
 	req.ID, req.Text = id, ""
-	syn := &synthesis{route: labelBidi, id: id, req: req, stream: true, arrived: time.Now()}
+	syn := &synthesis{route: labelBidi, id: id, req: req, format: format, rate: rate, stream: true, arrived: time.Now()}
 	u := newUtterance(ss.ctx, syn, release, streamed)
 	u.timestamps, u.marks = m.Timestamps, m.SpeechMarks
 	if streamed {

@@ -39,8 +39,8 @@ func newWSConn(c *websocket.Conn, writeTimeout, idle time.Duration) *wsConn {
 	return &wsConn{c: c, writeTimeout: writeTimeout, timer: newSessionTimer(idle, func() { c.Close() })}
 }
 
-// sendJSON writes a control message as a text frame.
-func (w *wsConn) sendJSON(m api.WSServerMessage) error {
+// sendJSON writes a control message (a value that marshals as JSON) as a text frame.
+func (w *wsConn) sendJSON(m any) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	if w.closing {
@@ -50,11 +50,11 @@ func (w *wsConn) sendJSON(m api.WSServerMessage) error {
 	return w.c.WriteJSON(m)
 }
 
-// sendAudio writes PCM16 as binary frames of at most maxFrame bytes. A client listening to a
-// long utterance is not idle, so every frame restarts the idle timer. With head, each frame
-// follows the control message head makes for its samples [from, to) of pcm, and nothing else
-// is written between the two.
-func (w *wsConn) sendAudio(pcm []byte, head func(from, to int) api.WSServerMessage) error {
+// sendAudio writes encoded samples, width bytes each (2 for PCM16, 1 for G.711), as binary
+// frames of at most maxFrame bytes. A client listening to a long utterance is not idle, so
+// every frame restarts the idle timer. With head, each frame follows the control message head
+// makes for its samples [from, to) of pcm, and nothing else is written between the two.
+func (w *wsConn) sendAudio(pcm []byte, width int, head func(from, to int) api.WSServerMessage) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	if w.closing {
@@ -64,7 +64,7 @@ func (w *wsConn) sendAudio(pcm []byte, head func(from, to int) api.WSServerMessa
 		n := min(len(pcm)-at, maxFrame)
 		_ = w.c.SetWriteDeadline(time.Now().Add(w.writeTimeout))
 		if head != nil {
-			if err := w.c.WriteJSON(head(at/2, (at+n)/2)); err != nil {
+			if err := w.c.WriteJSON(head(at/width, (at+n)/width)); err != nil {
 				return fmt.Errorf("%w: %v", errClientWrite, err)
 			}
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
-	"github.com/kokoro-sm/kokoro/audio"
 	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/tts"
 )
@@ -36,25 +35,35 @@ func (ss *session) speakLoop() {
 // the queue too: a client can count on a start for each accepted request_id, and on one end.
 func (ss *session) speakOne(u *utterance) {
 	defer ss.finish(u)
-	if err := ss.conn.sendJSON(api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
+	if err := ss.dialect.send(ss.conn, api.WSServerMessage{Type: api.WSTypeSynthesisStart, RequestID: u.id()}); err != nil {
 		if ss.drainCut() {
 			return // the close frame is out
 		}
 		ss.cancel()
 		return
 	}
-	clock := &wordClock{markTypes: u.marks} // the audio, words and marks sent
+	rate := u.syn.rate
+	clock := &wordClock{rate: rate, markTypes: u.marks} // the audio, words and marks sent
 	if u.ctx.Err() != nil {
 		ss.complete(u, tts.Stats{}, nil, clock.sent(""), u.ctx.Err())
 		return
 	}
+	enc, err := u.syn.format.New(-1, rate) // a raw format: frames can be cut anywhere
+	if err != nil {
+		ss.complete(u, tts.Stats{}, nil, clock.sent(""), err)
+		return
+	}
+	defer enc.Close()
 	var (
 		total tts.Stats
-		first = newAudioTimes()
+		first = newAudioTimes(rate)
 		frame []byte
 	)
-	emit := func(c tts.Chunk) error {
-		frame = audio.AppendPCM16(frame[:0], c.PCM)
+	emit, tail, err := converting(rate, func(c tts.Chunk) error {
+		var err error
+		if frame, err = enc.Write(frame[:0], c.PCM); err != nil {
+			return err
+		}
 		offset := clock.at
 		words, marks := clock.add(c), clock.take()
 		if !u.timestamps {
@@ -65,15 +74,19 @@ func (ss *session) speakOne(u *utterance) {
 			head = func(from, to int) api.WSServerMessage {
 				at, n := offset+from, to-from
 				return api.WSServerMessage{Type: api.WSTypeAudio, RequestID: u.id(), Offset: &at, Samples: &n,
-					Words: within(words, at, at+n), Marks: marksWithin(marks, at, at+n, from == 0, to == len(c.PCM))}
+					Words: within(words, at, at+n), Marks: marksWithin(marks, at, at+n, from == 0, to == len(c.PCM), clock.ms)}
 			}
 		}
-		if err := ss.conn.sendAudio(frame, head); err != nil {
+		if err := ss.dialect.audio(ss.conn, u, frame, sampleBytes(u.syn.format), head); err != nil {
 			ss.cancel() // a dead connection ends the session, not only this utterance
 			return err
 		}
 		first.wrote(c.PCM, time.Now())
 		return nil
+	})
+	if err != nil {
+		ss.complete(u, tts.Stats{}, nil, clock.sent(""), err)
+		return
 	}
 	spoke := false
 	for {
@@ -107,8 +120,11 @@ func (ss *session) speakOne(u *utterance) {
 		}
 		spoke = true
 	}
+	err = u.ctx.Err()
+	if err == nil && spoke {
+		err = tail()
+	}
 	total.Elapsed = time.Since(u.syn.arrived)
-	err := u.ctx.Err()
 	if err == nil && !spoke {
 		err = fmt.Errorf("%w: nothing to speak in request %q", tts.ErrEmptyText, u.id())
 	}
@@ -143,7 +159,7 @@ func (ss *session) complete(u *utterance, st tts.Stats, first *audioTimes, sent 
 		if m.Cancelled {
 			m.Sent = sent
 		}
-		_ = ss.conn.sendJSON(m)
+		_ = ss.dialect.send(ss.conn, m)
 	default:
 		ss.sendError(u.id(), err)
 	}
@@ -166,7 +182,7 @@ func (ss *session) sendError(id string, err error) {
 		msg.Message = api.ErrQueueSaturated
 		msg.QueueDepth, msg.MaxQueueDepth = h.body.QueueDepth, h.body.MaxQueueDepth
 	}
-	if err := ss.conn.sendJSON(msg); err != nil && !ss.drainCut() {
+	if err := ss.dialect.send(ss.conn, msg); err != nil && !ss.drainCut() {
 		ss.cancel()
 	}
 }

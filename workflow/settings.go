@@ -125,6 +125,8 @@ func ServeSettings() []Setting {
 			Meaning: "directory of pronunciation lexicons (W3C PLS .pls or .xml, or .json), each named by its file name for a request's lexicon_names (docs/ssml.md); empty = none"},
 		{Flag: "openai-voices", Env: "OPENAI_VOICES", Default: "", Shown: "docs/server.md",
 			Meaning: "OpenAI voice names mapped to Kokoro voices, over the defaults: alloy=af_heart,echo=am_adam"},
+		{Flag: "allow-unknown-fields", Env: "ALLOW_UNKNOWN_FIELDS", Default: false,
+			Meaning: "ignore request fields a route does not have, for clients that must send extras; by default they are refused (400 unknown_field) so that a misspelt field never falls back to a default"},
 		{Env: EnvContainerStart, Shown: "the process start",
 			Meaning: "unix seconds the stage markers' elapsed_s counts from; the container entrypoint exports it"},
 	}

@@ -40,7 +40,7 @@ func encode(t testing.TB, name string, pcm []float32, chunk int, total int) (out
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := f.New(total)
+	enc, err := f.New(total, api.SampleRate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestEncodersRoundTrip(t *testing.T) {
 func TestUnfinishedOpusIsDetected(t *testing.T) {
 	t.Parallel()
 	f, _ := codec.Lookup(api.FormatOpus)
-	enc, err := f.New(-1)
+	enc, err := f.New(-1, api.SampleRate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestClosedEncodersRefuse(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{api.FormatMP3, api.FormatOpus, api.FormatFLAC} {
 		f, _ := codec.Lookup(name)
-		enc, err := f.New(-1)
+		enc, err := f.New(-1, api.SampleRate)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,5 +232,61 @@ func BenchmarkEncoders(b *testing.B) {
 			b.ReportMetric(per(time.Since(start)), "ms/audio_s")
 			b.ReportMetric(float64(size)/seconds, "bytes/audio_s")
 		})
+	}
+}
+
+// Every format at every rate it takes: the header names the rate, and the samples come back
+// (G.711 within its companding error); a rate a format does not take is not listed for it.
+func TestEncodersAtEveryRate(t *testing.T) {
+	t.Parallel()
+	for _, name := range codec.Names() {
+		f, _ := codec.Lookup(name)
+		for _, rate := range f.ValidRates() {
+			t.Run(fmt.Sprintf("%s/%d", name, rate), func(t *testing.T) {
+				t.Parallel()
+				pcm := make([]float32, rate) // one second of a 440 Hz tone
+				for i := range pcm {
+					pcm[i] = float32(0.5 * math.Sin(2*math.Pi*440*float64(i)/float64(rate)))
+				}
+				enc, err := f.New(-1, rate)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer enc.Close()
+				var b []byte
+				for i := 0; i < len(pcm); i += rate / 10 {
+					if b, err = enc.Write(b, pcm[i:min(i+rate/10, len(pcm))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if b, err = enc.Finish(b); err != nil {
+					t.Fatal(err)
+				}
+				got := codectest.DecodeAt(t, name, b, rate)
+				want := len(pcm)
+				if name == api.FormatOpus {
+					want = api.SampleRate // decoded at the model's rate
+				}
+				if len(got) < want || len(got) > want+3*1152 {
+					t.Fatalf("%d samples back, want %d", len(got), want)
+				}
+				if name == api.FormatOpus {
+					return
+				}
+				sim, lag := similarity(pcm, got, 2400)
+				if sim < 0.99 {
+					t.Errorf("correlation %.3f at lag %d, want 0.99", sim, lag)
+				}
+			})
+		}
+	}
+	for _, name := range []string{api.FormatMulaw, api.FormatAlaw} {
+		f, _ := codec.Lookup(name)
+		if r := f.ValidRates(); len(r) != 1 || r[0] != 8000 || f.Rate(0) != 8000 {
+			t.Errorf("%s: rates %v, default %d; want 8000 only", name, r, f.Rate(0))
+		}
+	}
+	if f, _ := codec.Lookup(api.FormatPCM); f.ContentTypeAt(16000) != "audio/pcm;rate=16000;channels=1;encoding=s16le" || f.Rate(0) != api.SampleRate {
+		t.Errorf("pcm at 16 kHz: %q", f.ContentTypeAt(16000))
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/mewkiz/flac/frame"
 	"github.com/mewkiz/flac/meta"
 
-	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
 )
 
@@ -29,19 +28,20 @@ type flacEncoder struct {
 	file    *seekBuffer
 	pending []int32
 	frame   frame.Frame
+	rate    uint32
 }
 
 // newFLAC starts a FLAC file; total, when known (≥ 0), is written at once and checked by the
 // encoder, else the count is filled in at Finish.
-func newFLAC(total int) (Encoder, error) {
+func newFLAC(total, rate int) (Encoder, error) {
 	info := &meta.StreamInfo{
 		BlockSizeMin: flacBlock, BlockSizeMax: flacBlock,
-		SampleRate: api.SampleRate, NChannels: 1, BitsPerSample: 16,
+		SampleRate: uint32(rate), NChannels: 1, BitsPerSample: 16,
 	}
 	if total >= 0 {
 		info.NSamples = uint64(total)
 	}
-	e := &flacEncoder{file: &seekBuffer{}}
+	e := &flacEncoder{file: &seekBuffer{}, rate: uint32(rate)}
 	enc, err := flac.NewEncoder(e.file, info)
 	if err != nil {
 		return nil, fmt.Errorf("flac: %w", err)
@@ -54,7 +54,7 @@ func (e *flacEncoder) writeFrame(samples []int32) error {
 	e.frame = frame.Frame{
 		Header: frame.Header{
 			HasFixedBlockSize: true, BlockSize: uint16(len(samples)),
-			SampleRate: api.SampleRate, Channels: frame.ChannelsMono, BitsPerSample: 16,
+			SampleRate: e.rate, Channels: frame.ChannelsMono, BitsPerSample: 16,
 		},
 		Subframes: []*frame.Subframe{{SubHeader: frame.SubHeader{Pred: frame.PredVerbatim}, Samples: samples, NSamples: len(samples)}},
 	}

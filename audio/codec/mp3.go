@@ -36,7 +36,6 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/audio"
 )
 
@@ -58,10 +57,10 @@ type mp3Encoder struct {
 	out []byte
 }
 
-func newMP3(int) (Encoder, error) {
-	gf := C.kk_lame_open(C.int(api.SampleRate), mp3Kbps, mp3Quality)
+func newMP3(_, rate int) (Encoder, error) {
+	gf := C.kk_lame_open(C.int(rate), mp3Kbps, mp3Quality)
 	if gf == nil {
-		return nil, fmt.Errorf("mp3: LAME refused the settings (%d Hz mono, %d kbit/s)", api.SampleRate, mp3Kbps)
+		return nil, fmt.Errorf("mp3: LAME refused the settings (%d Hz mono, %d kbit/s)", rate, mp3Kbps)
 	}
 	return &mp3Encoder{gf: gf}, nil
 }

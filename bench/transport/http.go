@@ -150,14 +150,18 @@ func (w *wavBody) feed(p []byte, onAudio func([]byte)) error {
 }
 
 // readServerError turns a non-200 response into a *bench.ServerError, keeping the JSON error code
-// when the body has one.
+// when the body has one: kokoro's, or OpenAI's shape on the /v1/* routes.
 func readServerError(resp *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 	se := &bench.ServerError{Status: resp.StatusCode}
 	var er api.ErrorResponse
-	if json.Unmarshal(raw, &er) == nil && er.Error != "" {
+	var oe api.OpenAIErrorResponse
+	switch {
+	case json.Unmarshal(raw, &er) == nil && er.Error != "":
 		se.Code, se.Message = er.Error, er.Message
-	} else {
+	case json.Unmarshal(raw, &oe) == nil && oe.Error.Code != "":
+		se.Code, se.Message = oe.Error.Code, oe.Error.Message
+	default:
 		se.Message = strings.TrimSpace(string(raw))
 	}
 	return se

@@ -24,7 +24,7 @@ func TestOpenAITransport(t *testing.T) {
 		json.NewDecoder(r.Body).Decode(&got)
 		if refuse {
 			w.WriteHeader(http.StatusServiceUnavailable)
-			w.Write([]byte(`{"error":"queue_saturated"}`))
+			w.Write([]byte(`{"error":{"message":"queue saturated","type":"server_error","param":null,"code":"queue_saturated"}}`))
 			return
 		}
 		w.Header().Set("Content-Type", "audio/pcm")
@@ -52,7 +52,7 @@ func TestOpenAITransport(t *testing.T) {
 	refuse = true
 	err = c.Synthesize(context.Background(), bench.Request{Text: "Hello."}, func([]byte) { t.Error("audio from a refusal") })
 	var se *bench.ServerError
-	if !errors.As(err, &se) || se.Status != 503 {
+	if !errors.As(err, &se) || se.Status != 503 || se.Code != "queue_saturated" {
 		t.Errorf("refusal: %v", err)
 	}
 	if _, err := NewOpenAI("ftp://x", 1); err == nil {

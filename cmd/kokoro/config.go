@@ -58,6 +58,20 @@ func bindDuration(f *pflag.FlagSet, p *time.Duration, flag string) {
 	f.DurationVar(p, flag, envDuration(s.Env, s.Default.(time.Duration)), s.Usage())
 }
 
+func bindBool(f *pflag.FlagSet, p *bool, flag string) {
+	s := workflow.LookupSetting(flag)
+	def := s.Default.(bool)
+	if v, ok := os.LookupEnv(s.Env); ok && v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "kokoro: ignoring %s=%q: not true or false\n", s.Env, v)
+		} else {
+			def = b
+		}
+	}
+	f.BoolVar(p, flag, def, s.Usage())
+}
+
 // bindDeprecated registers the earlier spellings of flag, hidden from --help.
 func bindDeprecated(f *pflag.FlagSet, flag string, bind func(name string)) {
 	for old, now := range deprecatedFlags {

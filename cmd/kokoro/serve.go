@@ -30,6 +30,7 @@ type serveConfig struct {
 	LogLevel      string
 	OpenAIVoices  string
 	Lexicons      string
+	AllowUnknown  bool
 }
 
 func newServeCmd() *cobra.Command {
@@ -67,6 +68,7 @@ func newServeCmd() *cobra.Command {
 	bindString(f, &sc.LogLevel, "log-level")
 	bindString(f, &sc.OpenAIVoices, "openai-voices")
 	bindString(f, &sc.Lexicons, "lexicons")
+	bindBool(f, &sc.AllowUnknown, "allow-unknown-fields")
 	return cmd
 }
 
@@ -89,15 +91,16 @@ func runServe(ctx context.Context, ec tts.LoadConfig, sc serveConfig, start time
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ec.Logger = log
 	srv, err := server.New(server.Config{
-		Load:          workflow.EngineLoader(ec),
-		MaxQueueDepth: sc.MaxQueueDepth,
-		MaxRequestAge: time.Duration(sc.MaxRequestAge * float64(time.Second)),
-		DrainTimeout:  sc.DrainTimeout,
-		VoiceAliases:  aliases,
-		LexiconDir:    sc.Lexicons,
-		Logger:        log,
-		Stages:        os.Stdout,
-		Start:         start,
+		Load:               workflow.EngineLoader(ec),
+		MaxQueueDepth:      sc.MaxQueueDepth,
+		MaxRequestAge:      time.Duration(sc.MaxRequestAge * float64(time.Second)),
+		DrainTimeout:       sc.DrainTimeout,
+		VoiceAliases:       aliases,
+		LexiconDir:         sc.Lexicons,
+		AllowUnknownFields: sc.AllowUnknown,
+		Logger:             log,
+		Stages:             os.Stdout,
+		Start:              start,
 	})
 	if err != nil {
 		return err

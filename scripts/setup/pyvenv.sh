@@ -5,16 +5,19 @@
 #              on loopback), the official OpenAI SDK, websockets, boto3, soundfile
 #   .venv-sdk  scripts/setup/requirements-sdk.txt: the official SageMaker bidirectional-stream SDK,
 #              which needs Python >= 3.12 (found as below)
+#   .venv-agents  scripts/setup/requirements-agents.txt: the voice-agent frameworks (Pipecat,
+#              LiveKit Agents), with the same Python
 # or, given `pyvenv.sh LINK REQUIREMENTS [PYTHON]`, that one environment (other scripts' own,
 # such as scripts/reference/model_reference.sh's .venv-reference); PYTHON defaults to python3.
 # Each environment is built once per requirements file and Python version, in
-# $KOKORO_CACHE/venv/, and the checkout's .venv and .venv-sdk are links to it: a second clone
-# or worktree reuses it at once. A stamp holding the requirements' SHA-256 marks a complete
+# $KOKORO_CACHE/venv/, and the checkout's .venv, .venv-sdk and .venv-agents are links to it: a
+# second clone or worktree reuses it at once. A stamp holding the requirements' SHA-256 marks a complete
 # build (a build that stopped half-way is redone); a lock keeps two clones from building the
 # same one at once.
 #
 #   KOKORO_VENV        where the .venv link goes (default: <repo>/.venv)
 #   KOKORO_SDK_VENV    where the .venv-sdk link goes (default: <repo>/.venv-sdk)
+#   KOKORO_AGENTS_VENV where the .venv-agents link goes (default: <repo>/.venv-agents)
 #   KOKORO_CACHE       the cache (default: ~/.cache/kokoro, as scripts/setup/setup.sh)
 #   KOKORO_SDK_PYTHON  the Python >= 3.12 for .venv-sdk (default: the first of python3.12,
 #                      python3.13, python3.14 on PATH that runs, else the oldest of pyenv's
@@ -85,3 +88,4 @@ if [ -z "$py" ]; then
   exit 1
 fi
 make_venv "${KOKORO_SDK_VENV:-$root/.venv-sdk}" "$root/scripts/setup/requirements-sdk.txt" "$py"
+make_venv "${KOKORO_AGENTS_VENV:-$root/.venv-agents}" "$root/scripts/setup/requirements-agents.txt" "$py"

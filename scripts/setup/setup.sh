@@ -353,13 +353,15 @@ command -v pocketsphinx_continuous >/dev/null || pkgs+=(pocketsphinx)
 [ -f /usr/share/pocketsphinx/model/en-us/en-us.lm.bin ] || pkgs+=(pocketsphinx-en-us)
 # flac, the reference decoder's tool: the second decoder the format test reads FLAC with.
 command -v flac >/dev/null || pkgs+=(flac)
+# chromium, headless: the browser the page at / is tested in (server/web_test.go).
+command -v chromium >/dev/null || pkgs+=(chromium)
 if [ ${#pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     log "installing ${pkgs[*]}"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null) \
-      || log "warning: ${pkgs[*]} could not be installed; without espeak-ng the built-in letter-to-sound fallback is used, without pocketsphinx make test fails"
+      || log "warning: ${pkgs[*]} could not be installed; without espeak-ng the built-in letter-to-sound fallback is used, without pocketsphinx or chromium make test fails"
   else
-    log "note: ${pkgs[*]} not installed (sudo apt-get install ${pkgs[*]}); espeak-ng is optional, pocketsphinx and flac are needed by make test, libmp3lame-dev and libopus-dev by make build"
+    log "note: ${pkgs[*]} not installed (sudo apt-get install ${pkgs[*]}); espeak-ng is optional, pocketsphinx, flac and chromium are needed by make test, libmp3lame-dev and libopus-dev by make build"
   fi
 fi
 command -v espeak-ng >/dev/null && log "espeak-ng ok ($(espeak-ng --version | head -1))"

@@ -27,14 +27,16 @@ def save(name, data):
         f.write(data)
 
 
-def expect_status(status, code, fn):
-    """fn must raise the SDK's APIStatusError with this status and error code."""
+def expect_status(status, code, fn, param=None):
+    """fn must raise the SDK's APIStatusError with this status, error code and param; the
+    error object (OpenAI's shape) is returned, and the exception's text holds its message."""
     try:
         fn()
     except openai.APIStatusError as e:
         assert e.status_code == status, (e.status_code, e.response.text)
-        body = e.response.json()
-        assert body["error"] == code, body
+        assert e.code == code and e.param == param, (e.code, e.param, e.response.text)
+        body = e.response.json()["error"]
+        assert body["message"] and body["message"] in str(e), (str(e), body)
         return body
     raise AssertionError(f"no {status} {code}")
 
@@ -93,7 +95,8 @@ def compat():
     save("sse.pcm", audio)
     ok(f"sse: {len(events)} events")
     # Item 1: aac is refused clearly.
-    body = expect_status(400, "unsupported_format", lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", response_format="aac"))
+    body = expect_status(400, "unsupported_format", lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", response_format="aac"),
+                         param="response_format")
     ok("aac: " + body["message"])
 
 
@@ -111,15 +114,31 @@ def errors():
     # Default retries on: a 4xx must not be retried (the Go test counts requests server-side).
     c = client()
     for text in ["#", "---", "|", "\u266a", "\u200b", "\ufeff", "\x00", "\U0001F600", "\u4f60\u597d"]:
-        expect_status(400, "empty_text", lambda: c.audio.speech.create(model="tts-1", voice="alloy", input=text))
+        expect_status(400, "empty_text", lambda: c.audio.speech.create(model="tts-1", voice="alloy", input=text), param="input")
     ok("nothing speakable: 400 empty_text")
     expect_status(400, "invalid_request_id",
-                  lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", extra_headers={"X-Request-Id": "x" * 100_000}))
+                  lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", extra_headers={"X-Request-Id": "x" * 100_000}),
+                  param="request_id")
     ok("100 KB X-Request-Id: 400 invalid_request_id")
-    expect_status(400, "invalid_speed", lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", speed=4.5))
+    expect_status(400, "invalid_speed", lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", speed=4.5), param="speed")
     expect_status(400, "unsupported_stream_format",
-                  lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", extra_body={"stream_format": "chunks"}))
+                  lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi.", extra_body={"stream_format": "chunks"}),
+                  param="stream_format")
     ok("speed 4.5 and stream_format chunks refused")
+    # The exception a framework shows names the voice and the valid ones, read whole or
+    # streamed (as voice-agent frameworks read speech).
+    body = expect_status(400, "unknown_voice", lambda: c.audio.speech.create(model="tts-1", voice="af_nobody", input="Hi."), param="voice")
+    assert "af_nobody" in body["message"] and "af_heart" in body["message"], body
+
+    def streamed():
+        with c.audio.speech.with_streaming_response.create(model="tts-1", voice="af_nobody", input="Hi.", response_format="pcm") as r:
+            r.read()
+    try:
+        streamed()
+        raise AssertionError("af_nobody spoke")
+    except openai.BadRequestError as e:
+        assert "af_nobody" in str(e) and "af_heart" in str(e), str(e)
+        ok("unknown voice: " + str(e)[:120])
 
 
 def drain():
@@ -133,14 +152,14 @@ def drain():
             c.audio.speech.create(model="tts-1", voice="alloy", input="Long sentence. " * 200, response_format="wav")
             result["long"] = "completed"
         except openai.APIStatusError as e:
-            result["long"] = (e.status_code, e.response.json()["error"])
+            result["long"] = (e.status_code, e.code)
 
     t = threading.Thread(target=long)
     t.start()
     print("READY", flush=True)
     sys.stdin.readline()  # the Go test says the server is draining
     body = expect_status(503, "shutting_down", lambda: c.audio.speech.create(model="tts-1", voice="alloy", input="Hi."))
-    ok("new work while draining: 503 " + body["error"])
+    ok("new work while draining: 503 " + body["code"])
     t.join()
     assert result["long"] == (503, "shutting_down"), result
     ok("request cut by the drain budget: 503 shutting_down")

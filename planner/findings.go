@@ -305,15 +305,15 @@ func surgeSurvival(p *Plan) Finding {
 	if ps.Searched() {
 		if c := ps.proposal(); c != nil {
 			f.Verdict = VerdictOK
-			f.Summary = fmt.Sprintf("proposed %s: P(shed within %.0f s of a %.2f× surge) = %.3g per instance (95 %% interval %.3g–%.3g), at most %.3g",
-				c.Description, c.HorizonS, p.Scenario.Surge, c.Shed, c.ShedLow, c.ShedHigh, ps.MaxShed)
+			f.Summary = fmt.Sprintf("proposed %s: refuses %s of requests in a %.2f× surge (at most %s; simulated over %.0f s: %s), %s beyond the SLO",
+				c.Description, pct(c.Refused), p.Scenario.Surge, pct(ps.MaxRefused), c.HorizonS, simText(c.Sim), pct(c.Late))
 			if ref != "" {
 				f.Summary += "; " + ref
 			}
 			return f
 		}
 		f.Verdict = VerdictStop
-		f.Summary = fmt.Sprintf("no candidate policy keeps P(shed within T of a %.2f× surge) at most %.3g", p.Scenario.Surge, ps.MaxShed)
+		f.Summary = fmt.Sprintf("no candidate policy keeps the share refused in a %.2f× surge at most %s", p.Scenario.Surge, pct(ps.MaxRefused))
 		if ps.MaxInstances > 0 {
 			f.Summary += fmt.Sprintf(" with at most %d instances", ps.MaxInstances)
 		}

@@ -169,7 +169,7 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 
 func checkScenario(sc Scenario, tt *artifact.TTotal) error {
 	for _, v := range []float64{sc.SLOms, sc.Surge, sc.PeakRPS, sc.TroughRPS, sc.PeakStreams, sc.TroughStreams,
-		sc.CeilingS, sc.AssumeTTotalS, sc.PolicyLagBoundS, sc.MaxShed} {
+		sc.CeilingS, sc.AssumeTTotalS, sc.PolicyLagBoundS, sc.MaxRefused} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: %v is not a finite number", ErrScenario, v)
 		}
@@ -195,8 +195,8 @@ func checkScenario(sc Scenario, tt *artifact.TTotal) error {
 		return fmt.Errorf("%w: need a ttotal artifact or an assumed T_total", ErrScenario)
 	case sc.SurgeTrials < 0:
 		return fmt.Errorf("%w: surge trials %d is negative", ErrScenario, sc.SurgeTrials)
-	case !(sc.MaxShed > 0 && sc.MaxShed < 1):
-		return fmt.Errorf("%w: max shed %v must lie strictly between 0 and 1", ErrScenario, sc.MaxShed)
+	case !(sc.MaxRefused > 0 && sc.MaxRefused < 1):
+		return fmt.Errorf("%w: max refused %v must be a share strictly between 0 and 1 (0.001 is one request in a thousand)", ErrScenario, sc.MaxRefused)
 	case sc.MaxInstances < 0:
 		return fmt.Errorf("%w: max instances %d is negative", ErrScenario, sc.MaxInstances)
 	}

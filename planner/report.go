@@ -203,11 +203,12 @@ func FileNames(files map[string][]byte) []string {
 	return names
 }
 
-// writePolicy writes the policy search: the fitted service, each candidate with its shed
-// probability, fleet and cost, and the proposal.
+// writePolicy writes the policy search: the fitted service, each candidate with its shares
+// refused and late in the surge, the per-instance and fleet chances of any refusal, its fleet
+// and cost, and the proposal.
 func (p *Plan) writePolicy(pf func(string, ...any)) {
 	ps := p.Policy
-	pf("Policy search (a %.2f× surge; at most %.3g shed probability", p.Scenario.Surge, ps.MaxShed)
+	pf("Policy search (a %.2f× surge; at most %s of requests refused and %s beyond the SLO", p.Scenario.Surge, pct(ps.MaxRefused), pct(ps.MaxLate))
 	if ps.MaxInstances > 0 {
 		pf("; at most %d instances", ps.MaxInstances)
 	}
@@ -217,10 +218,9 @@ func (p *Plan) writePolicy(pf func(string, ...any)) {
 		return
 	}
 	svc := ps.Service.Service
-	pf("  one instance, fitted to the ladder: %d server(s), %.1f ms a request (%.4g rps busy), first audio after %.1f ms; rms error %.1f ms over %d rungs\n",
-		svc.Servers, ms(svc.Mean), svc.Capacity(), ms(svc.FirstAudio), ps.Service.ErrorMs, len(ps.Service.Rungs))
-	pf("  %s\n", ps.Model)
-	pf("  %-8s %-25s %-18s %-11s %-13s %s\n", "", "shed within T (95 % MC)", "T = detect + T_tot", "per inst.", "instances", "instance-h/day")
+	pf("  one instance, fitted to the ladder: %d server(s), %.1f ms a request (%.4g rps busy), coefficient of variation %.3f, first audio after %.1f ms; rms error %.1f ms over %d rungs\n",
+		svc.Servers, ms(svc.Mean), svc.Capacity(), svc.CV, ms(svc.FirstAudio), ps.Service.ErrorMs, len(ps.Service.Rungs))
+	pf("  %s\n  %s\n", ps.Instance, ps.Model)
 	for i, c := range ps.Candidates {
 		mark := ""
 		switch {
@@ -230,20 +230,24 @@ func (p *Plan) writePolicy(pf func(string, ...any)) {
 			mark = "REF"
 		}
 		pf("  %-8s %s\n", mark, c.Description)
-		fleet, cost := fmt.Sprintf("%d–%d", c.MinInstances, c.PeakInstances), fmt.Sprintf("%.0f", c.InstanceHoursPerDay)
+		fleet, cost := fmt.Sprintf("%d–%d instances", c.MinInstances, c.PeakInstances), fmt.Sprintf("%.0f instance-hours a day", c.InstanceHoursPerDay)
 		if c.Unbounded {
-			fleet, cost = "unbounded", "–"
+			fleet, cost = "no fleet holds the peak", "–"
 		}
-		pf("  %-8s %-25s %-18s %-11s %-13s %s\n", "",
-			shedText(c),
-			fmt.Sprintf("%.0f + %.0f = %.0f s", c.DetectS, c.HorizonS-c.DetectS, c.HorizonS),
-			fmt.Sprintf("%.3g rps", c.OperatingRPS), fleet, cost)
+		pf("  %-8s surge: refused %s", "", pct(c.Refused))
+		if c.RefusedAtPeak != c.Refused {
+			pf(" (%s at the peak fleet)", pct(c.RefusedAtPeak))
+		}
+		pf(", beyond the SLO %s; exponential service: refused %s; simulated: %s\n", pct(c.Late), pct(c.RefusedExponential), simText(c.Sim))
+		pf("  %-8s T = %.0f + %.0f = %.0f s, %.3g rps per instance, %s, %s, refused over the day %s\n", "",
+			c.DetectS, c.HorizonS-c.DetectS, c.HorizonS, c.OperatingRPS, fleet, cost, pct(c.RefusedDay))
+		pf("  %-8s P(an instance refuses within T) %s; P(some instance of the peak fleet does) %.3g\n", "", anyText(c), c.FleetAnyRefusal)
 		if c.Why != "" {
 			pf("  %-8s → %s\n", "", c.Why)
 		}
 	}
-	if pr := ps.proposal(); pr != nil {
-		pf("  every instance of the smallest fleet (%d) together: P(some instance sheds) = %.3g\n\n", pr.MinInstances, pr.FleetShed)
+	if ps.proposal() != nil {
+		pf("\n")
 		return
 	}
 	if ps.LargestSurge > 0 {
@@ -255,9 +259,26 @@ func (p *Plan) writePolicy(pf func(string, ...any)) {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-func shedText(c Candidate) string {
-	if c.ShedTrials == 0 {
-		return fmt.Sprintf("%.3g (exact only)", c.Shed)
+// simText writes a Monte Carlo check: the share refused, its interval and what it decides.
+func simText(s SimCheck) string {
+	if s.Trials == 0 {
+		return "not simulated"
 	}
-	return fmt.Sprintf("%.3g (%.3g–%.3g, %d)", c.Shed, c.ShedLow, c.ShedHigh, c.ShedTrials)
+	return fmt.Sprintf("%s (95 %% interval %s–%s over %d surges: %s)", pct(s.Share), pct(s.Low), pct(s.High), s.Trials, verdictText[s.Verdict])
+}
+
+// anyText writes the chance that one instance refuses within T: simulated where it was, with
+// the exponential bound beside it.
+func anyText(c Candidate) string {
+	if c.Sim.Trials == 0 {
+		return fmt.Sprintf("%.3g (exponential bound)", c.InstanceRefusal)
+	}
+	return fmt.Sprintf("%.3g (simulated, %.3g–%.3g; exponential bound %.3g)", c.Sim.Any, c.Sim.AnyLow, c.Sim.AnyHi, c.InstanceRefusal)
+}
+
+// verdictText says what a Monte Carlo verdict means for the claim.
+var verdictText = map[string]string{
+	"below":     "below the limit",
+	"above":     "above the limit",
+	"undecided": "cannot tell against the limit; more surges would",
 }

@@ -65,19 +65,21 @@ type Thresholds struct {
 	QMaxPerRun    []int   `json:"q_max_per_run"`
 	QMaxRederived bool    `json:"q_max_rederived"` // recomputed from the rungs for another SLO
 	QMaxBracketed bool    `json:"q_max_bracketed"`
-	Headroom      float64 `json:"headroom"`       // h = surge − 1
-	CScaleMax     float64 `json:"c_scale_max"`    // (1 − h)·Q_max, the scale-out target
-	CScaleMin     float64 `json:"c_scale_min"`    // (1 − 2h)·Q_max, the scale-in threshold
-	SMeanS        float64 `json:"s_mean_s"`       // service time at the lowest usable rung
-	SP95S         float64 `json:"s_p95_s"`        //
-	WMaxS         float64 `json:"w_max_s"`        // SLO − S_p95, the queue-wait budget
-	MinSafe       int     `json:"min_safe"`       // smallest N ≥ 2 with N/(N−1) ≤ C_scale_max/C_scale_min; 0: none
-	TTotalS       float64 `json:"t_total_s"`      // measured (or assumed) from desired_set
-	PolicyLagS    float64 `json:"policy_lag_s"`   // detection lag bound added to it
-	TS            float64 `json:"t_s"`            // T = T_total + policy lag
-	CooldownOutS  int     `json:"cooldown_out_s"` // clamp(T/2, 10, 30)
-	CooldownInS   int     `json:"cooldown_in_s"`  // max(300, 3T)
-	QueueMaxDepth int     `json:"queue_max_depth"`
+	Headroom      float64 `json:"headroom"`    // h = surge − 1
+	CScaleMax     float64 `json:"c_scale_max"` // (1 − h)·Q_max, the scale-out target
+	CScaleMin     float64 `json:"c_scale_min"` // (1 − 2h)·Q_max, the scale-in threshold
+	SMeanS        float64 `json:"s_mean_s"`    // service time at the lowest usable rung
+	SP95S         float64 `json:"s_p95_s"`     //
+	WMaxS         float64 `json:"w_max_s"`     // SLO − S_p95, the queue-wait budget
+	MinSafe       int     `json:"min_safe"`    // smallest N ≥ 2 with N/(N−1) ≤ C_scale_max/C_scale_min; 0: none
+	TTotalS       float64 `json:"t_total_s"`   // measured (or assumed) from desired_set
+	// TTotalStages are T_total's parts as the ttotal artifact measured them, in order.
+	TTotalStages  []artifact.Duration `json:"t_total_stages,omitempty"`
+	PolicyLagS    float64             `json:"policy_lag_s"`   // detection lag bound added to it
+	TS            float64             `json:"t_s"`            // T = T_total + policy lag
+	CooldownOutS  int                 `json:"cooldown_out_s"` // clamp(T/2, 10, 30)
+	CooldownInS   int                 `json:"cooldown_in_s"`  // max(300, 3T)
+	QueueMaxDepth int                 `json:"queue_max_depth"`
 }
 
 // CloudWatch holds the thresholds converted into ConcurrentRequestsPerModel units.
@@ -241,6 +243,11 @@ func (p *Plan) thresholds(q *artifact.Qmax, tt *artifact.TTotal, sc Scenario) {
 	th.MinSafe = minSafe(th.CScaleMax, th.CScaleMin)
 	if tt != nil {
 		th.TTotalS, th.PolicyLagS, th.TS = tt.MeasuredS, tt.PolicyLagBoundS, tt.PlanningS
+		for _, d := range tt.Durations {
+			if !d.BeforeClock {
+				th.TTotalStages = append(th.TTotalStages, d)
+			}
+		}
 	} else {
 		th.TTotalS, th.PolicyLagS = sc.AssumeTTotalS, sc.PolicyLagBoundS
 		th.TS = th.TTotalS + th.PolicyLagS

@@ -17,6 +17,7 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	s, sc, th, cw, fl := p.Source, p.Scenario, p.Thresholds, p.CloudWatch, p.Fleet
 	pf := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 
+	p.writeSummary(pf)
 	pf("kokoro plan — %s on %s (%s, %s)\n", s.Model, s.Slug, s.Transport, orDash(s.InstanceType))
 	pf("  qmax:   %s [%s]\n", orDash(s.QmaxFile), s.QmaxFormat)
 	if s.TTotalAssumed {
@@ -45,14 +46,14 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	pf("  min_safe         %s\n", minSafeText(th.MinSafe))
 	pf("  S_mean / S_p95   %.4f s / %.4f s\n", th.SMeanS, th.SP95S)
 	pf("  W_max            SLO − S_p95 = %.3f s\n", th.WMaxS)
-	pf("  T                T_total %.1f s + policy lag %.0f s = %.1f s\n", th.TTotalS, th.PolicyLagS, th.TS)
+	pf("  T (cooldowns)    T_total %.1f s + policy lag %.0f s = %.1f s\n", th.TTotalS, th.PolicyLagS, th.TS)
 	pf("  cooldowns        out clamp(T/2,10,30) = %d s, in max(300,3T) = %d s\n", th.CooldownOutS, th.CooldownInS)
 	pf("  MAX_QUEUE_DEPTH  %d\n\n", th.QueueMaxDepth)
 
 	pf("CloudWatch units (ConcurrentRequestsPerModel, Maximum, %d s)\n", CloudWatchPeriodS)
 	pf("  ratio %.4g (%s, rung %d) → target %.4g, scale-in at %.4g\n\n", cw.Ratio, cw.RatioSource, cw.RatioRung, cw.TargetValue, cw.ScaleInThreshold)
 
-	pf("Fleet\n")
+	pf("Fleet at the arithmetic's C_scale_max (for comparison; the proposal's is in the first lines)\n")
 	pf("  throughput at C_scale_max  %.4g rps per instance (plateau %.4g rps)\n", fl.ThroughputRPS, fl.PlateauRPS)
 	pf("  instances                  min %d / max %d", fl.MinInstances, fl.MaxInstances)
 	var from []string
@@ -201,6 +202,50 @@ func FileNames(files map[string][]byte) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// writeSummary writes the report's first lines: the policy, the shares of requests refused in
+// the surge and over the day, the fleet and the quota to request, T with its parts and the
+// chance of any refusal at the peak, each the number the documents and the plan JSON hold.
+func (p *Plan) writeSummary(pf func(string, ...any)) {
+	ps, sc := p.Policy, p.Scenario
+	pr := ps.proposal()
+	switch {
+	case pr == nil && ps.Searched():
+		pf("No policy: none keeps the share refused in a %.2f× surge at most %s", sc.Surge, pct(ps.MaxRefused))
+		if ps.MaxInstances > 0 {
+			pf(" with at most %d instances", ps.MaxInstances)
+		}
+		if ps.LargestSurge > 0 {
+			pf(" (the largest surge one survives is %.3g×)", ps.LargestSurge)
+		}
+		pf("\n\n")
+		return
+	case pr == nil:
+		pf("Policy: the arithmetic's, unsearched (%s)\n\n", ps.Skipped)
+		return
+	}
+	pf("Policy: %s\n", pr.Description)
+	pf("  refused in a %.2f× surge  %s of requests (at most %s); simulated %s\n", sc.Surge, pct(pr.Refused), pct(ps.MaxRefused), simText(pr.Sim))
+	pf("  beyond the SLO in it     %s of requests\n", pct(pr.Late))
+	pf("  refused over the day     %s of requests (%s → %s and back)\n", pct(pr.RefusedDay), load(sc.TroughRPS, 0), load(sc.PeakRPS, 0))
+	if st := p.Documents.ScalableTarget; st != nil {
+		it := "the instance quota"
+		if t := p.Source.InstanceType; t != "" {
+			it = "the " + t + " instance quota"
+		}
+		pf("  fleet                    %d–%d instances over the day; MaxCapacity %d: %s to request\n", st.MinCapacity, pr.PeakInstances, st.MaxCapacity, it)
+	}
+	pf("  T                        detection %.0f s + T_total %.1f s = %.1f s", pr.DetectS, pr.HorizonS-pr.DetectS, pr.HorizonS)
+	if st := p.Thresholds.TTotalStages; len(st) > 0 {
+		var parts []string
+		for _, d := range st {
+			parts = append(parts, fmt.Sprintf("%s→%s %.1f s", d.From, d.To, d.Seconds))
+		}
+		pf(" (T_total: %s)", strings.Join(parts, ", "))
+	}
+	pf("\n  a surge at the peak      one instance refuses within T with probability %s; some instance of %d with probability %.3g\n\n",
+		anyText(*pr), pr.PeakInstances, pr.FleetAnyRefusal)
 }
 
 // writePolicy writes the policy search: the fitted service, each candidate with its shares

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -195,5 +196,39 @@ func TestSearchStopsWithinTheInstanceLimit(t *testing.T) {
 	q := referencePlan(t, func(sc *Scenario) { limit(sc); sc.Surge = s - 0.02 })
 	if pr := q.Policy.proposal(); pr == nil || pr.PeakInstances > 330 {
 		t.Errorf("at surge %.3g: proposal %+v", s-0.02, pr)
+	}
+}
+
+// The report's first lines name the proposal with the numbers its documents hold: the policy,
+// the shares refused in the surge and over the day, the fleet and the quota, and T once with
+// its parts.
+func TestReportLeadsWithTheProposal(t *testing.T) {
+	t.Parallel()
+	p := referencePlan(t, nil)
+	pr := p.Policy.proposal()
+	var b strings.Builder
+	if err := p.WriteReport(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) < 7 {
+		t.Fatalf("report:\n%s", b.String())
+	}
+	st := p.Documents.ScalableTarget
+	want := []string{
+		"Policy: " + pr.Description,
+		fmt.Sprintf("refused in a 1.25× surge  %s of requests", pct(pr.Refused)),
+		fmt.Sprintf("refused over the day     %s", pct(pr.RefusedDay)),
+		fmt.Sprintf("%d–%d instances over the day; MaxCapacity %d: the ml.g5.xlarge instance quota", st.MinCapacity, pr.PeakInstances, st.MaxCapacity),
+		fmt.Sprintf("detection %.0f s + T_total %.1f s = %.1f s (T_total: desired_set→", pr.DetectS, p.Thresholds.TTotalS, pr.HorizonS),
+	}
+	head := strings.Join(lines[:7], "\n")
+	for _, w := range want {
+		if !strings.Contains(head, w) {
+			t.Errorf("first lines lack %q:\n%s", w, head)
+		}
+	}
+	if st.MinCapacity != pr.MinInstances || st.MaxCapacity != int(math.Ceil(1.25*float64(pr.PeakInstances))) {
+		t.Errorf("scalable target %d–%d for fleet %d–%d", st.MinCapacity, st.MaxCapacity, pr.MinInstances, pr.PeakInstances)
 	}
 }

@@ -88,10 +88,10 @@ func (in instance) survives(lambda, surge, maxRefused float64) bool {
 type SimCheck struct {
 	Trials int     `json:"trials"`
 	Share  float64 `json:"refused_share"`
-	Low    float64 `json:"refused_share_low"`  // 95 % interval
-	High   float64 `json:"refused_share_high"` //
+	Low    float64 `json:"refused_share_low"`  // 99.9 % interval: the trials stop as soon as it
+	High   float64 `json:"refused_share_high"` // decides, so a single look's 95 % would claim too often
 	Any    float64 `json:"instance_any_refusal"`
-	AnyLow float64 `json:"instance_any_refusal_low"`
+	AnyLow float64 `json:"instance_any_refusal_low"` // 95 % Wilson interval
 	AnyHi  float64 `json:"instance_any_refusal_high"`
 	// Verdict says whether the interval decides the claim share ≤ the limit: "below",
 	// "above", or "undecided" when the budget ran out first.
@@ -102,7 +102,7 @@ type SimCheck struct {
 // surge meets a queue (and a service in progress) drawn from the operating point's own state.
 const simWarmupS = 60
 
-// simulate runs trials in batches until the 95 % interval of the share refused lies wholly
+// simulate runs trials in batches until the 99.9 % interval of the share refused lies wholly
 // on one side of limit, or maxTrials or the event budget run out.
 func (in instance) simulate(lambda, surge, horizonS, limit float64, maxTrials int, budget float64, seed uint64) SimCheck {
 	rng := rand.New(rand.NewPCG(seed, 0x6b6f6b6f726f)) // second word: fixed stream id
@@ -130,7 +130,7 @@ func (in instance) simulate(lambda, surge, horizonS, limit float64, maxTrials in
 		// The ratio estimator's variance: Var(r − share·a)/(n·mean(a)²).
 		share := sumR / sumA
 		v := (sumRR - 2*share*sumAR + share*share*sumAA) / n
-		half := 1.959964 * math.Sqrt(math.Max(0, v)/n) / (sumA / n)
+		half := 3.290527 * math.Sqrt(math.Max(0, v)/n) / (sumA / n)
 		ck.Share, ck.Low, ck.High = share, math.Max(0, share-half), share+half
 		if ck.Trials >= 2*batch && (ck.High < limit || ck.Low > limit) {
 			break

@@ -307,9 +307,9 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // simText writes a Monte Carlo check: the share refused, its interval and what it decides.
 func simText(s SimCheck) string {
 	if s.Trials == 0 {
-		return "not simulated"
+		return "not run"
 	}
-	return fmt.Sprintf("%s (95 %% interval %s–%s over %d surges: %s)", pct(s.Share), pct(s.Low), pct(s.High), s.Trials, verdictText[s.Verdict])
+	return fmt.Sprintf("%s (99.9 %% interval %s–%s over %d surges: %s)", pct(s.Share), pct(s.Low), pct(s.High), s.Trials, verdictText[s.Verdict])
 }
 
 // anyText writes the chance that one instance refuses within T: simulated where it was, with

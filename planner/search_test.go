@@ -52,19 +52,30 @@ func TestChainStationaryIsMM1(t *testing.T) {
 	}
 }
 
-// The Monte Carlo estimate of the shed probability brackets the exact value.
-func TestShedSimulationBracketsTheExactValue(t *testing.T) {
+// The Monte Carlo check, with exponential service times, agrees with the exact per-instance
+// chance of a refusal within T; with nearly fixed ones, its share refused over a long surge
+// comes up to the steady state that bounds it.
+func TestSimulationMatchesTheExactValues(t *testing.T) {
 	t.Parallel()
-	c := chainFor(replay.Service{Servers: 1, Mean: 56 * time.Millisecond}, 50)
+	const trials = 1000
+	exp := newInstance(replay.Service{Servers: 1, Mean: 56 * time.Millisecond, CV: 1}, 50, 3000)
 	for i, lambda := range []float64{11, 12.5, 13.5} {
-		exact := c.shed(lambda, 1.25, 300)
-		fails := c.simulateShed(lambda, 1.25, 300, 2000, uint64(i+1))
-		lo, hi := wilson(fails, 2000)
+		exact := exp.exp.shed(lambda, 1.25, 300)
+		// NaN: no limit to decide against, so every trial runs.
+		ck := exp.simulate(lambda, 1.25, 300, math.NaN(), trials, 1e9, uint64(i+1))
 		// A 99.9 % band: the 95 % interval misses one time in twenty by design.
-		pad := 3.3 / 1.96 * (hi - lo) / 2
-		if exact < lo-pad || exact > hi+pad {
-			t.Errorf("λ %g: exact %.4f outside the simulation's %.4f–%.4f (%d of 2000)", lambda, exact, lo, hi, fails)
+		pad := 3.3 / 1.96 * (ck.AnyHi - ck.AnyLow) / 2
+		if ck.Trials != trials || exact < ck.AnyLow-pad || exact > ck.AnyHi+pad {
+			t.Errorf("λ %g: exact %.4f outside the simulation's %.4f–%.4f over %d trials", lambda, exact, ck.AnyLow, ck.AnyHi, ck.Trials)
 		}
+	}
+	fixed := newInstance(replay.Service{Servers: 1, Mean: 56 * time.Millisecond, CV: 0.05}, 20, 3000)
+	lambda := 14.0
+	steady := fixed.refused(1.25 * lambda)
+	ck := fixed.simulate(lambda, 1.25, 900, math.NaN(), 150, 1e9, 7)
+	// The interval is already a 99.9 % one.
+	if steady < ck.Low || 0.95*steady > ck.High {
+		t.Errorf("steady state %.4g against the simulated surge's %.4g (%.4g–%.4g)", steady, ck.Share, ck.Low, ck.High)
 	}
 }
 
@@ -115,7 +126,8 @@ func referencePlan(t *testing.T, mut func(*Scenario)) *Plan {
 // carry its numbers.
 func TestSearchOnTheReference(t *testing.T) {
 	t.Parallel()
-	p := referencePlan(t, nil)
+	// Enough surges for the proposal's check to decide.
+	p := referencePlan(t, func(sc *Scenario) { sc.SurgeTrials = 5000 })
 	ps := p.Policy
 	pr := ps.proposal()
 	if pr == nil {

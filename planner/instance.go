@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"container/heap"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -154,9 +155,10 @@ func (in instance) simulate(lambda, surge, horizonS, limit float64, maxTrials in
 
 // trial is one surge: arrivals and refusals during the horizon.
 func (in instance) trial(rng *rand.Rand, lambda, surge, horizonS float64) (arrived, refused int) {
-	// FCFS with c servers: the completion times of the requests in service, and the queue.
+	// FCFS with c servers: the completion times of the requests in service (a min-heap), and
+	// the queue.
 	c := in.svc.Servers
-	busy := make([]float64, 0, c)
+	busy := make(completions, 0, c)
 	queued := 0
 	service := func() float64 { return float64(in.svc.Draw(rng, 0)) / float64(time.Second) }
 	end := simWarmupS + horizonS
@@ -172,23 +174,14 @@ func (in instance) trial(rng *rand.Rand, lambda, surge, horizonS float64) (arriv
 			// The rate changes at the warm-up's end: draw again from there (memoryless).
 			next = simWarmupS
 		}
-		// Departures before the next arrival.
-		for {
-			k := -1
-			for i, b := range busy {
-				if b <= next && (k < 0 || b < busy[k]) {
-					k = i
-				}
-			}
-			if k < 0 {
-				break
-			}
+		// Departures before the next arrival; a queued request takes the freed server.
+		for len(busy) > 0 && busy[0] <= next {
 			if queued > 0 {
 				queued--
-				busy[k] += service()
+				busy[0] += service()
+				heap.Fix(&busy, 0)
 			} else {
-				busy[k] = busy[len(busy)-1]
-				busy = busy[:len(busy)-1]
+				heap.Pop(&busy)
 			}
 		}
 		t = next
@@ -208,9 +201,23 @@ func (in instance) trial(rng *rand.Rand, lambda, surge, horizonS float64) (arriv
 				refused++
 			}
 		case len(busy) < c:
-			busy = append(busy, t+service())
+			heap.Push(&busy, t+service())
 		default:
 			queued++
 		}
 	}
+}
+
+// completions is a min-heap of the times at which the requests in service finish.
+type completions []float64
+
+func (h completions) Len() int           { return len(h) }
+func (h completions) Less(i, j int) bool { return h[i] < h[j] }
+func (h completions) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *completions) Push(x any)        { *h = append(*h, x.(float64)) }
+func (h *completions) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

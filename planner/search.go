@@ -41,8 +41,8 @@ const (
 	dayPoints = 96
 	// simEventBudget bounds the events of one candidate's Monte Carlo check;
 	// the proposal's, which the report's first lines rest on, gets proposalEventBudget.
-	simEventBudget      = 4e6
-	proposalEventBudget = 6e7
+	simEventBudget      = 2e6
+	proposalEventBudget = 1e7
 )
 
 // Candidate is one policy the search weighed.

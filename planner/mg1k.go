@@ -24,27 +24,22 @@ func (q gqueue) arrivals(lambda float64, n int) (a, tail []float64) {
 	r := lambda * q.mean // mean arrivals per service
 	sd := math.Sqrt(r + r*r*q.cv*q.cv)
 	top := n + int(r+30*sd) + 60 // terms past it are below 1e-40 of the tail they join
-	logA := func(j int) float64 {
-		lj := float64(j)
-		lg, _ := math.Lgamma(lj + 1)
-		if q.cv < fixedCV {
-			if r == 0 {
-				if j == 0 {
-					return 0
-				}
-				return math.Inf(-1)
-			}
-			return lj*math.Log(r) - r - lg
+	// a_0, then a_{j+1} = a_j·(j+k)/(j+1)·θ/(1+θ) (negative binomial of shape k = 1/cv², with
+	// θ = r/k) or a_j·r/(j+1) (Poisson): products only, each term within a few ulps.
+	full := make([]float64, top+1)
+	if q.cv < fixedCV {
+		full[0] = math.Exp(-r)
+		for j := 1; j <= top; j++ {
+			full[j] = full[j-1] * r / float64(j)
 		}
+	} else {
 		k := 1 / (q.cv * q.cv)
 		theta := r / k
-		a1, _ := math.Lgamma(lj + k)
-		a2, _ := math.Lgamma(k)
-		return a1 - a2 - lg - k*math.Log1p(theta) + lj*(math.Log(theta)-math.Log1p(theta))
-	}
-	full := make([]float64, top+1)
-	for j := range full {
-		full[j] = math.Exp(logA(j))
+		full[0] = math.Exp(-k * math.Log1p(theta))
+		ratio := theta / (1 + theta)
+		for j := 1; j <= top; j++ {
+			full[j] = full[j-1] * (float64(j-1) + k) / float64(j) * ratio
+		}
 	}
 	tail = make([]float64, n+2)
 	var s float64

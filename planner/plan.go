@@ -161,6 +161,9 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 	if p.Stops == 0 {
 		if c := p.Policy.proposal(); c != nil {
 			p.Documents = proposalDocuments(p, c)
+			in := newInstance(p.Policy.Service.Service, p.Policy.Limit, sc.SLOms)
+			day := replayDay(p.Documents, in, sc.TroughRPS, sc.PeakRPS, p.Thresholds.TTotalS, invocationCalls)
+			p.Policy.Day = &day
 		} else if !p.Policy.Searched() {
 			// Nothing to search from (no peak rps): the arithmetic's policy, as its findings judge it.
 			p.Documents = p.ReferenceDocuments

@@ -229,6 +229,12 @@ func (p *Plan) writeSummary(pf func(string, ...any)) {
 	pf("  refused in a %.2f× surge  %s of requests (at most %s); simulated %s\n", sc.Surge, pct(pr.Refused), pct(ps.MaxRefused), simText(pr.Sim))
 	pf("  beyond the SLO in it     %s of requests\n", pct(pr.Late))
 	pf("  refused over the day     %s of requests (%s → %s and back)\n", pct(pr.RefusedDay), load(sc.TroughRPS, 0), load(sc.PeakRPS, 0))
+	if d := ps.Day; d != nil && d.Skipped == "" {
+		pf("  the day, replayed        %.0f instance-hours (%.0f by the load alone): %d scale-outs, %d scale-ins, at most %d in service, %d when the load is back at the trough; %s refused\n",
+			d.InstanceHours, pr.InstanceHoursPerDay, d.ScaleOuts, d.ScaleIns, d.MostInService, d.AtTroughAgain, pct(d.Refused))
+	} else if d != nil {
+		pf("  the day, replayed        not replayed: %s\n", d.Skipped)
+	}
 	if st := p.Documents.ScalableTarget; st != nil {
 		it := "the instance quota"
 		if t := p.Source.InstanceType; t != "" {

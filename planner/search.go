@@ -110,7 +110,9 @@ type PolicySearch struct {
 	// LargestSurge is, when no candidate is feasible, the largest surge one of them survives
 	// within the instance limit.
 	LargestSurge float64 `json:"largest_survivable_surge,omitempty"`
-	Skipped      string  `json:"skipped,omitempty"`
+	// Day is the proposal's documents replayed over the day (DayReplay).
+	Day     *DayReplay `json:"day_replay,omitempty"`
+	Skipped string     `json:"skipped,omitempty"`
 }
 
 // PolicyModel describes the search's model in words, for the plan and the report.
@@ -465,18 +467,7 @@ func (e *evaluator) day(cd *Candidate) {
 // dayRefused is the share refused over the day from trough to peak, the fleet at each load
 // being fleet(load) instances sharing it evenly, each in its steady state.
 func (e *evaluator) dayRefused(fleet func(load float64) int) float64 {
-	day := replay.Day(e.trough, e.peak, 24*time.Hour)
-	var offered, refused float64
-	for i := range dayPoints {
-		load := day.At(24 * time.Hour * time.Duration(2*i+1) / (2 * dayPoints))
-		n := max(fleet(load), 1)
-		offered += load
-		refused += load * e.in.refused(load/float64(n))
-	}
-	if offered == 0 {
-		return 0
-	}
-	return refused / offered
+	return dayShare(e.in, e.trough, e.peak, fleet)
 }
 
 // judge computes the candidate's surge figures, its operating load at the peak fleet being

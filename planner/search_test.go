@@ -223,7 +223,7 @@ func TestReportLeadsWithTheProposal(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")
-	if len(lines) < 7 {
+	if len(lines) < 9 {
 		t.Fatalf("report:\n%s", b.String())
 	}
 	st := p.Documents.ScalableTarget
@@ -231,10 +231,11 @@ func TestReportLeadsWithTheProposal(t *testing.T) {
 		"Policy: " + pr.Description,
 		fmt.Sprintf("refused in a 1.25× surge  %s of requests", pct(pr.Refused)),
 		fmt.Sprintf("refused over the day     %s", pct(pr.RefusedDay)),
+		fmt.Sprintf("the day, replayed        %.0f instance-hours (%.0f by the load alone)", p.Policy.Day.InstanceHours, pr.InstanceHoursPerDay),
 		fmt.Sprintf("%d–%d instances over the day; MaxCapacity %d: the ml.g5.xlarge instance quota", st.MinCapacity, pr.PeakInstances, st.MaxCapacity),
 		fmt.Sprintf("detection %.0f s + T_total %.1f s = %.1f s (T_total: desired_set→", pr.DetectS, p.Thresholds.TTotalS, pr.HorizonS),
 	}
-	head := strings.Join(lines[:7], "\n")
+	head := strings.Join(lines[:9], "\n")
 	for _, w := range want {
 		if !strings.Contains(head, w) {
 			t.Errorf("first lines lack %q:\n%s", w, head)
@@ -242,5 +243,42 @@ func TestReportLeadsWithTheProposal(t *testing.T) {
 	}
 	if st.MinCapacity != pr.MinInstances || st.MaxCapacity != int(math.Ceil(1.25*float64(pr.PeakInstances))) {
 		t.Errorf("scalable target %d–%d for fleet %d–%d", st.MinCapacity, st.MaxCapacity, pr.MinInstances, pr.PeakInstances)
+	}
+}
+
+// Replaying the day bills what the documents do: a fixed fleet all day; target tracking on
+// invocations scales out with the load but, one instance per scale-in cooldown, comes back
+// down only part of the way, so it bills more than sizing by the load says. Counting the
+// invocations in units changes nothing the policy does.
+func TestReplayDay(t *testing.T) {
+	t.Parallel()
+	p := referencePlan(t, nil)
+	pr := p.Policy.proposal()
+	d := p.Policy.Day
+	if d == nil || d.Skipped != "" || pr.Kind != KindTTInvocations {
+		t.Fatalf("day %+v for %s", d, pr.Kind)
+	}
+	st := p.Documents.ScalableTarget
+	if d.ScaleOuts == 0 || d.MostInService < pr.PeakInstances-pr.PeakInstances/20 || d.MostInService > st.MaxCapacity {
+		t.Errorf("day %+v: most in service against a peak fleet of %d", d, pr.PeakInstances)
+	}
+	if d.InstanceHours <= pr.InstanceHoursPerDay || d.AtTroughAgain <= st.MinCapacity {
+		t.Errorf("day %+v: %.0f instance-hours by the load alone, MinCapacity %d", d, pr.InstanceHoursPerDay, st.MinCapacity)
+	}
+	in := newInstance(p.Policy.Service.Service, p.Policy.Limit, p.Scenario.SLOms)
+	fixed := p.Documents
+	fixed.TargetTracking, fixed.StepScaleIn, fixed.ScaleInAlarm = nil, nil, nil
+	fixed.ScalableTarget = &scaling.ScalableTarget{MinCapacity: 400, MaxCapacity: 400}
+	if f := replayDay(fixed, in, 100, 5000, 260, invocationCalls); f.InstanceHours != 9600 || f.ScaleOuts+f.ScaleIns != 0 {
+		t.Errorf("fixed fleet of 400: %+v", f)
+	}
+	// A small load counted request by request, and in units of a fifth of its peak.
+	small := *p
+	small.Scenario.TroughRPS, small.Scenario.PeakRPS = 5, 60
+	docs := proposalDocuments(&small, &Candidate{Kind: KindTTInvocations, Target: pr.Target, MinInstances: 1, PeakInstances: 6})
+	one := replayDay(docs, in, 5, 60, 260, 60)
+	five := replayDay(docs, in, 5, 60, 260, 5)
+	if one.ScaleOuts == 0 || math.Abs(one.InstanceHours-five.InstanceHours) > 0.02*one.InstanceHours || one.MostInService != five.MostInService {
+		t.Errorf("counted one by one %+v, in fifths %+v", one, five)
 	}
 }

@@ -396,6 +396,10 @@ func fleetCost(p *Plan) Finding {
 		ref := p.Policy.Candidates[0]
 		desc := fmt.Sprintf("the proposal: %d–%d instances, %.0f instance-hours a day over the day from trough to peak (the arithmetic's %.0f, which sheds)",
 			c.MinInstances, c.PeakInstances, c.InstanceHoursPerDay, ref.InstanceHoursPerDay)
+		if d := p.Policy.Day; d != nil && d.Skipped == "" {
+			desc += fmt.Sprintf("; its documents replayed over the day bill %.0f, their scale-in (one instance per %d s) leaving %d instances at the trough",
+				d.InstanceHours, p.Thresholds.CooldownInS, d.AtTroughAgain)
+		}
 		if c.PeakInstances > LargeFleet {
 			f.Verdict = VerdictWarn
 			f.Summary = desc + fmt.Sprintf("; over %d instances needs a raised instance quota, and per-instance throughput (%.4g rps busy) is what to improve",

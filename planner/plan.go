@@ -155,15 +155,19 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 	} else {
 		p.Policy = PolicySearch{Proposal: -1, Skipped: err.Error()}
 	}
+	var proposed Documents
+	if c := p.Policy.proposal(); c != nil {
+		proposed = proposalDocuments(p, c)
+		in := newInstance(p.Policy.Service.Service, p.Policy.Limit, sc.SLOms)
+		day := replayDay(proposed, in, sc.TroughRPS, sc.PeakRPS, p.Thresholds.TTotalS, invocationCalls)
+		p.Policy.Day = &day
+	}
 	p.Findings = findings(p, q, in.TTotal, curves)
 	p.summarize()
 	p.ReferenceDocuments = buildDocuments(p)
 	if p.Stops == 0 {
-		if c := p.Policy.proposal(); c != nil {
-			p.Documents = proposalDocuments(p, c)
-			in := newInstance(p.Policy.Service.Service, p.Policy.Limit, sc.SLOms)
-			day := replayDay(p.Documents, in, sc.TroughRPS, sc.PeakRPS, p.Thresholds.TTotalS, invocationCalls)
-			p.Policy.Day = &day
+		if p.Policy.proposal() != nil {
+			p.Documents = proposed
 		} else if !p.Policy.Searched() {
 			// Nothing to search from (no peak rps): the arithmetic's policy, as its findings judge it.
 			p.Documents = p.ReferenceDocuments

@@ -32,6 +32,7 @@ type DayReplay struct {
 // invocations are counted in units of peak/invocationCalls, with every threshold on the
 // invocations metric divided by the same unit (target tracking and step alarms are linear in
 // the metric), so that a day at thousands of requests a second replays in well under a second.
+// The day advances in steps of 5 s.
 const invocationCalls = 20
 
 // replayDay replays documents d, on the invocations metric, over the day, handing the scaling
@@ -72,7 +73,8 @@ func replayDay(d scaling.Documents, in instance, trough, peak, provisionS float6
 	provision := time.Duration(provisionS * float64(time.Second))
 	var carry, offered, refused float64
 	r.MostInService = serving
-	for s := range 24 * 3600 {
+	const step = 5 // seconds; the alarms' periods are whole multiples of it
+	for s := 0; s < 24*3600; s += step {
 		t := time.Duration(s) * time.Second
 		for len(pending) > 0 && pending[0].at <= t {
 			serving += pending[0].n
@@ -81,7 +83,7 @@ func replayDay(d scaling.Documents, in instance, trough, peak, provisionS float6
 			sc.Updating(t, len(pending) > 0)
 		}
 		load := day.At(t)
-		carry += load / unit
+		carry += load * step / unit
 		for ; carry >= 1; carry-- {
 			sc.Invocation(t)
 		}
@@ -100,7 +102,7 @@ func replayDay(d scaling.Documents, in instance, trough, peak, provisionS float6
 				sc.InService(t, serving)
 			}
 		}
-		r.InstanceHours += float64(billed) / 3600
+		r.InstanceHours += float64(billed) * step / 3600
 		r.MostInService = max(r.MostInService, serving)
 		if s%60 == 0 { // the load moves slowly: a sample a minute
 			offered += load

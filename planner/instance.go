@@ -28,8 +28,12 @@ type instance struct {
 	budgetS float64 // SLO − first audio: the longest a request may wait
 }
 
+// maxGeneralLimit bounds the queues solved through the embedded chain, whose cost grows with
+// the square of the limit; a longer queue falls back on the exponential chain, labelled so.
+const maxGeneralLimit = 500
+
 func newInstance(svc replay.Service, limit int, sloMs float64) instance {
-	in := instance{svc: svc, limit: limit, exp: chainFor(svc, limit), general: svc.Servers == 1,
+	in := instance{svc: svc, limit: limit, exp: chainFor(svc, limit), general: svc.Servers == 1 && limit <= maxGeneralLimit,
 		budgetS: sloMs/1000 - svc.FirstAudio.Seconds()}
 	in.gq = gqueue{mean: svc.Mean.Seconds(), cv: svc.CV, limit: limit}
 	return in
@@ -41,8 +45,8 @@ func (in instance) model() string {
 		return fmt.Sprintf("M/G/1/%d: one server, gamma service times of mean %.1f ms and coefficient of variation %.3f, exact by the chain embedded at departures",
 			in.limit, ms(in.svc.Mean), in.svc.CV)
 	}
-	return fmt.Sprintf("M/M/%d/%d: %d servers with exponential service times of mean %.1f ms (an upper bound: the embedded chain covers one server only)",
-		in.svc.Servers, in.limit, in.svc.Servers, ms(in.svc.Mean))
+	return fmt.Sprintf("M/M/%d/%d: %d server(s) with exponential service times of mean %.1f ms (an upper bound: the embedded chain covers one server and queues of at most %d)",
+		in.svc.Servers, in.limit, in.svc.Servers, ms(in.svc.Mean), maxGeneralLimit)
 }
 
 // refused is the share of arrivals refused in the steady state at load lambda.

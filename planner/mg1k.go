@@ -84,6 +84,10 @@ func (q gqueue) departures(lambda float64, n int) (x []float64, ok bool) {
 	return x, true
 }
 
+// saturatedRho is the load (arrivals per mean service) past which the server is taken as
+// never idle: π_0 is then below e^-50 and p_limit = 1 − 1/ρ to that precision.
+const saturatedRho = 50
+
 // stationary is the time-average distribution p_0..p_limit of the requests in the instance at
 // arrival rate lambda: with π the departure distribution over 0..limit−1 and ρ = λ·mean,
 // p_n = π_n/(π_0+ρ) below the limit and p_limit = 1 − 1/(π_0+ρ) (the standard M/G/1/K
@@ -96,7 +100,10 @@ func (q gqueue) stationary(lambda float64) []float64 {
 		p[0] = 1
 		return p
 	}
-	x, ok := q.departures(lambda, k)
+	x, ok := []float64(nil), false
+	if rho <= saturatedRho {
+		x, ok = q.departures(lambda, k)
+	}
 	if !ok {
 		p[k] = 1 - 1/rho // saturated: the server is never idle
 		if p[k] < 0 {
@@ -181,7 +188,14 @@ func (q gqueue) waitBeyond(n int, w float64) float64 {
 		return 0
 	}
 	k := 1 / (q.cv * q.cv)
-	return gammaQ(float64(n)*k, w*k/q.mean)
+	a, x := float64(n)*k, w*k/q.mean
+	if a > 1e4 {
+		// Wilson and Hilferty: the cube root of a gamma variable of large shape is nearly
+		// normal; the series would take thousands of terms.
+		z := (math.Cbrt(x/a) - (1 - 1/(9*a))) / math.Sqrt(1/(9*a))
+		return 0.5 * math.Erfc(z/math.Sqrt2)
+	}
+	return gammaQ(a, x)
 }
 
 // gammaQ is the regularized upper incomplete gamma function Q(a, x) = Γ(a, x)/Γ(a): a power

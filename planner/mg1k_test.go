@@ -142,6 +142,22 @@ func TestGammaQ(t *testing.T) {
 	}
 }
 
+// Past a shape of 1e4 the wait's tail is Wilson and Hilferty's approximation: it agrees with the
+// series.
+func TestWaitBeyondLargeShape(t *testing.T) {
+	t.Parallel()
+	q := gqueue{mean: 0.05, cv: 0.01, limit: 50} // shape 1e4 a service
+	for _, n := range []int{2, 10} {
+		for _, f := range []float64{0.98, 1, 1.01, 1.03} {
+			w := f * float64(n) * q.mean
+			a := float64(n) * 1e4
+			if got, want := q.waitBeyond(n, w), gammaQ(a, w*1e4/q.mean); math.Abs(got-want) > 1e-3 {
+				t.Errorf("n %d, w %.4g: %.6g, series %.6g", n, w, got, want)
+			}
+		}
+	}
+}
+
 func TestLateShare(t *testing.T) {
 	t.Parallel()
 	// Fixed service of 0.1 s, first audio 0.05 s, budget 1 s: an arrival that finds 10 or more

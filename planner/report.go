@@ -315,7 +315,7 @@ func simText(s SimCheck) string {
 	if s.Trials == 0 {
 		return "not run"
 	}
-	return fmt.Sprintf("%s (99.9 %% interval %s–%s over %d surges: %s)", pct(s.Share), pct(s.Low), pct(s.High), s.Trials, verdictText[s.Verdict])
+	return fmt.Sprintf("%s (99.9 %% interval %s–%s over %d surges: %s)", pct(s.Share), pct(s.Low), pct(s.High), s.Trials, verdictText(s.Verdict))
 }
 
 // anyText writes the chance that one instance refuses within T: simulated where it was, with
@@ -328,8 +328,10 @@ func anyText(c Candidate) string {
 }
 
 // verdictText says what a Monte Carlo verdict means for the claim.
-var verdictText = map[string]string{
-	"below":     "below the limit",
-	"above":     "above the limit",
-	"undecided": "cannot tell against the limit; more surges would",
+func verdictText(v string) string {
+	switch v {
+	case "below", "above":
+		return v + " the limit"
+	}
+	return "cannot tell against the limit; more surges would"
 }

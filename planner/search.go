@@ -63,8 +63,8 @@ type Candidate struct {
 	// busiest instance); RefusedAtPeak the same at the peak fleet. Both are the steady state
 	// at the surge's load with the measured service (exact, and an upper bound over any
 	// horizon: the surge meets a queue that starts lower). Late is the share served beyond
-	// the SLO there; RefusedExponential is Refused with exponential service times, the bound
-	// the search used before the spread was fitted.
+	// the SLO there; RefusedExponential is Refused with exponential service times of the
+	// same mean, an upper bound.
 	Refused            float64 `json:"refused_share"`
 	RefusedAtPeak      float64 `json:"refused_share_at_peak_fleet"`
 	Late               float64 `json:"late_share"`

@@ -397,8 +397,9 @@ func fleetCost(p *Plan) Finding {
 		desc := fmt.Sprintf("the proposal: %d–%d instances, %.0f instance-hours a day over the day from trough to peak (the arithmetic's %.0f, which sheds)",
 			c.MinInstances, c.PeakInstances, c.InstanceHoursPerDay, ref.InstanceHoursPerDay)
 		if d := p.Policy.Day; d != nil && d.Skipped == "" {
-			desc += fmt.Sprintf("; its documents replayed over the day bill %.0f, their scale-in (one instance per %d s) leaving %d instances at the trough",
-				d.InstanceHours, p.Thresholds.CooldownInS, d.AtTroughAgain)
+			h := p.Scenario.Surge - 1
+			desc += fmt.Sprintf("; its documents replayed over the day bill %.0f, their scale-in (%d %% of the fleet per %d s) leaving %d instances at the trough",
+				d.InstanceHours, scaleInPercent((1-2*h)/(1-h)), p.Thresholds.CooldownInS, d.AtTroughAgain)
 		}
 		if c.PeakInstances > LargeFleet {
 			f.Verdict = VerdictWarn

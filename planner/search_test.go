@@ -247,9 +247,9 @@ func TestReportLeadsWithTheProposal(t *testing.T) {
 }
 
 // Replaying the day bills what the documents do: a fixed fleet all day; target tracking on
-// invocations scales out with the load but, one instance per scale-in cooldown, comes back
-// down only part of the way, so it bills more than sizing by the load says. Counting the
-// invocations in units changes nothing the policy does.
+// invocations scales out behind the load and in, a sixth of the fleet per scale-in cooldown,
+// behind it again, so it bills more than sizing by the load says. Counting the invocations in
+// units changes nothing the policy does.
 func TestReplayDay(t *testing.T) {
 	t.Parallel()
 	p := referencePlan(t, nil)
@@ -262,8 +262,14 @@ func TestReplayDay(t *testing.T) {
 	if d.ScaleOuts == 0 || d.MostInService < pr.PeakInstances-pr.PeakInstances/20 || d.MostInService > st.MaxCapacity {
 		t.Errorf("day %+v: most in service against a peak fleet of %d", d, pr.PeakInstances)
 	}
-	if d.InstanceHours <= pr.InstanceHoursPerDay || d.AtTroughAgain <= st.MinCapacity {
+	if d.InstanceHours <= pr.InstanceHoursPerDay || d.AtTroughAgain <= st.MinCapacity || d.AtTroughAgain > 3*st.MinCapacity {
 		t.Errorf("day %+v: %.0f instance-hours by the load alone, MinCapacity %d", d, pr.InstanceHoursPerDay, st.MinCapacity)
+	}
+	// A scale-in removes 16 % of the fleet: at the scale-in level (2/3 of the target at a 1.25×
+	// surge) the survivors carry 0.79 of the target.
+	in1 := p.Documents.StepScaleIn.StepScalingPolicyConfiguration
+	if in1.AdjustmentType != scaling.PercentChangeInCapacity || in1.StepAdjustments[0].ScalingAdjustment != -16 || in1.MinAdjustmentMagnitude != 1 {
+		t.Errorf("proposal's scale-in %+v", in1)
 	}
 	in := newInstance(p.Policy.Service.Service, p.Policy.Limit, p.Scenario.SLOms)
 	fixed := p.Documents

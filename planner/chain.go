@@ -1,9 +1,6 @@
 package planner
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math"
 
 // chain is one instance as a birth–death process: requests arrive (Poisson) and leave at
 // mu[n] per second with n in the instance, 0 ≤ n ≤ len(mu)−1; an arrival that finds the
@@ -200,45 +197,6 @@ func loadFor(hi float64, ok func(lambda float64) bool) float64 {
 		}
 	}
 	return lo
-}
-
-// simulateShed estimates shed by Monte Carlo (Gillespie's method on the same chain), for the
-// interval the report gives beside the exact value: trials independent surges from the
-// operating point's stationary state.
-func (c chain) simulateShed(lambda, surge, t float64, trials int, seed uint64) (failures int) {
-	rng := rand.New(rand.NewPCG(seed, 0x6b6f6b6f726f)) // second word: fixed stream id
-	pi := c.stationary(lambda)
-	cum := make([]float64, len(pi))
-	var s float64
-	for i, p := range pi {
-		s += p
-		cum[i] = s
-	}
-	arrive := surge * lambda
-	for range trials {
-		u := rng.Float64() * s
-		n := 0
-		for n < len(cum)-1 && cum[n] < u {
-			n++
-		}
-		for at := 0.0; ; {
-			total := arrive + c.mu[n]
-			at += rng.ExpFloat64() / total
-			if at > t {
-				break
-			}
-			if rng.Float64()*total < arrive {
-				if n == c.limit() {
-					failures++
-					break
-				}
-				n++
-			} else if n > 0 {
-				n--
-			}
-		}
-	}
-	return failures
 }
 
 // wilson is the 95 % Wilson score interval of a proportion k/n.

@@ -305,15 +305,15 @@ func surgeSurvival(p *Plan) Finding {
 	if ps.Searched() {
 		if c := ps.proposal(); c != nil {
 			f.Verdict = VerdictOK
-			f.Summary = fmt.Sprintf("proposed %s: P(shed within %.0f s of a %.2f× surge) = %.3g per instance (95 %% interval %.3g–%.3g), at most %.3g",
-				c.Description, c.HorizonS, p.Scenario.Surge, c.Shed, c.ShedLow, c.ShedHigh, ps.MaxShed)
+			f.Summary = fmt.Sprintf("proposed %s: refuses %s of requests in a %.2f× surge (at most %s; simulated over %.0f s: %s), %s beyond the SLO",
+				c.Description, pct(c.Refused), p.Scenario.Surge, pct(ps.MaxRefused), c.HorizonS, simText(c.Sim), pct(c.Late))
 			if ref != "" {
 				f.Summary += "; " + ref
 			}
 			return f
 		}
 		f.Verdict = VerdictStop
-		f.Summary = fmt.Sprintf("no candidate policy keeps P(shed within T of a %.2f× surge) at most %.3g", p.Scenario.Surge, ps.MaxShed)
+		f.Summary = fmt.Sprintf("no candidate policy keeps the share refused in a %.2f× surge at most %s", p.Scenario.Surge, pct(ps.MaxRefused))
 		if ps.MaxInstances > 0 {
 			f.Summary += fmt.Sprintf(" with at most %d instances", ps.MaxInstances)
 		}
@@ -396,6 +396,11 @@ func fleetCost(p *Plan) Finding {
 		ref := p.Policy.Candidates[0]
 		desc := fmt.Sprintf("the proposal: %d–%d instances, %.0f instance-hours a day over the day from trough to peak (the arithmetic's %.0f, which sheds)",
 			c.MinInstances, c.PeakInstances, c.InstanceHoursPerDay, ref.InstanceHoursPerDay)
+		if d := p.Policy.Day; d != nil && d.Skipped == "" {
+			h := p.Scenario.Surge - 1
+			desc += fmt.Sprintf("; its documents replayed over the day bill %.0f, their scale-in (%d %% of the fleet per %d s) leaving %d instances at the trough",
+				d.InstanceHours, scaleInPercent((1-2*h)/(1-h)), p.Thresholds.CooldownInS, d.AtTroughAgain)
+		}
 		if c.PeakInstances > LargeFleet {
 			f.Verdict = VerdictWarn
 			f.Summary = desc + fmt.Sprintf("; over %d instances needs a raised instance quota, and per-instance throughput (%.4g rps busy) is what to improve",

@@ -86,7 +86,7 @@ func TestFindingBranches(t *testing.T) {
 		{"naive over-provisions", FindingCapacitySizing, VerdictWarn, mut{q: func(q *artifact.Qmax) { q.SMeanS = 2 }}, "over-provisions"},
 		{"extrapolated", FindingCapacitySizing, VerdictWarn, mut{q: func(q *artifact.Qmax) { q.Steps = q.Steps[:4] }}, "extrapolated"},
 
-		{"small fleet", FindingFleetCost, VerdictOK, mut{}, "3–14 instances"},
+		{"small fleet", FindingFleetCost, VerdictOK, mut{}, "3–12 instances"},
 		{"large fleet", FindingFleetCost, VerdictWarn, mut{sc: func(sc *Scenario) { sc.PeakRPS = 20000 }}, "quota"},
 
 		{"measured T", FindingProvisionStage, VerdictOK, mut{}, "longest stage desired_set→in_service"},

@@ -65,19 +65,21 @@ type Thresholds struct {
 	QMaxPerRun    []int   `json:"q_max_per_run"`
 	QMaxRederived bool    `json:"q_max_rederived"` // recomputed from the rungs for another SLO
 	QMaxBracketed bool    `json:"q_max_bracketed"`
-	Headroom      float64 `json:"headroom"`       // h = surge − 1
-	CScaleMax     float64 `json:"c_scale_max"`    // (1 − h)·Q_max, the scale-out target
-	CScaleMin     float64 `json:"c_scale_min"`    // (1 − 2h)·Q_max, the scale-in threshold
-	SMeanS        float64 `json:"s_mean_s"`       // service time at the lowest usable rung
-	SP95S         float64 `json:"s_p95_s"`        //
-	WMaxS         float64 `json:"w_max_s"`        // SLO − S_p95, the queue-wait budget
-	MinSafe       int     `json:"min_safe"`       // smallest N ≥ 2 with N/(N−1) ≤ C_scale_max/C_scale_min; 0: none
-	TTotalS       float64 `json:"t_total_s"`      // measured (or assumed) from desired_set
-	PolicyLagS    float64 `json:"policy_lag_s"`   // detection lag bound added to it
-	TS            float64 `json:"t_s"`            // T = T_total + policy lag
-	CooldownOutS  int     `json:"cooldown_out_s"` // clamp(T/2, 10, 30)
-	CooldownInS   int     `json:"cooldown_in_s"`  // max(300, 3T)
-	QueueMaxDepth int     `json:"queue_max_depth"`
+	Headroom      float64 `json:"headroom"`    // h = surge − 1
+	CScaleMax     float64 `json:"c_scale_max"` // (1 − h)·Q_max, the scale-out target
+	CScaleMin     float64 `json:"c_scale_min"` // (1 − 2h)·Q_max, the scale-in threshold
+	SMeanS        float64 `json:"s_mean_s"`    // service time at the lowest usable rung
+	SP95S         float64 `json:"s_p95_s"`     //
+	WMaxS         float64 `json:"w_max_s"`     // SLO − S_p95, the queue-wait budget
+	MinSafe       int     `json:"min_safe"`    // smallest N ≥ 2 with N/(N−1) ≤ C_scale_max/C_scale_min; 0: none
+	TTotalS       float64 `json:"t_total_s"`   // measured (or assumed) from desired_set
+	// TTotalStages are T_total's parts as the ttotal artifact measured them, in order.
+	TTotalStages  []artifact.Duration `json:"t_total_stages,omitempty"`
+	PolicyLagS    float64             `json:"policy_lag_s"`   // detection lag bound added to it
+	TS            float64             `json:"t_s"`            // T = T_total + policy lag
+	CooldownOutS  int                 `json:"cooldown_out_s"` // clamp(T/2, 10, 30)
+	CooldownInS   int                 `json:"cooldown_in_s"`  // max(300, 3T)
+	QueueMaxDepth int                 `json:"queue_max_depth"`
 }
 
 // CloudWatch holds the thresholds converted into ConcurrentRequestsPerModel units.
@@ -153,12 +155,19 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 	} else {
 		p.Policy = PolicySearch{Proposal: -1, Skipped: err.Error()}
 	}
+	var proposed Documents
+	if c := p.Policy.proposal(); c != nil {
+		proposed = proposalDocuments(p, c)
+		in := newInstance(p.Policy.Service.Service, p.Policy.Limit, sc.SLOms)
+		day := replayDay(proposed, in, sc.TroughRPS, sc.PeakRPS, p.Thresholds.TTotalS, invocationCalls)
+		p.Policy.Day = &day
+	}
 	p.Findings = findings(p, q, in.TTotal, curves)
 	p.summarize()
 	p.ReferenceDocuments = buildDocuments(p)
 	if p.Stops == 0 {
-		if c := p.Policy.proposal(); c != nil {
-			p.Documents = proposalDocuments(p, c)
+		if p.Policy.proposal() != nil {
+			p.Documents = proposed
 		} else if !p.Policy.Searched() {
 			// Nothing to search from (no peak rps): the arithmetic's policy, as its findings judge it.
 			p.Documents = p.ReferenceDocuments
@@ -169,7 +178,7 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 
 func checkScenario(sc Scenario, tt *artifact.TTotal) error {
 	for _, v := range []float64{sc.SLOms, sc.Surge, sc.PeakRPS, sc.TroughRPS, sc.PeakStreams, sc.TroughStreams,
-		sc.CeilingS, sc.AssumeTTotalS, sc.PolicyLagBoundS, sc.MaxShed} {
+		sc.CeilingS, sc.AssumeTTotalS, sc.PolicyLagBoundS, sc.MaxRefused} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("%w: %v is not a finite number", ErrScenario, v)
 		}
@@ -195,8 +204,8 @@ func checkScenario(sc Scenario, tt *artifact.TTotal) error {
 		return fmt.Errorf("%w: need a ttotal artifact or an assumed T_total", ErrScenario)
 	case sc.SurgeTrials < 0:
 		return fmt.Errorf("%w: surge trials %d is negative", ErrScenario, sc.SurgeTrials)
-	case !(sc.MaxShed > 0 && sc.MaxShed < 1):
-		return fmt.Errorf("%w: max shed %v must lie strictly between 0 and 1", ErrScenario, sc.MaxShed)
+	case !(sc.MaxRefused > 0 && sc.MaxRefused < 1):
+		return fmt.Errorf("%w: max refused %v must be a share strictly between 0 and 1 (0.001 is one request in a thousand)", ErrScenario, sc.MaxRefused)
 	case sc.MaxInstances < 0:
 		return fmt.Errorf("%w: max instances %d is negative", ErrScenario, sc.MaxInstances)
 	}
@@ -241,6 +250,11 @@ func (p *Plan) thresholds(q *artifact.Qmax, tt *artifact.TTotal, sc Scenario) {
 	th.MinSafe = minSafe(th.CScaleMax, th.CScaleMin)
 	if tt != nil {
 		th.TTotalS, th.PolicyLagS, th.TS = tt.MeasuredS, tt.PolicyLagBoundS, tt.PlanningS
+		for _, d := range tt.Durations {
+			if !d.BeforeClock {
+				th.TTotalStages = append(th.TTotalStages, d)
+			}
+		}
 	} else {
 		th.TTotalS, th.PolicyLagS = sc.AssumeTTotalS, sc.PolicyLagBoundS
 		th.TS = th.TTotalS + th.PolicyLagS

@@ -136,14 +136,16 @@ func proposalDocuments(p *Plan, c *Candidate) Documents {
 			ScalableDimension: ScalableDimension, PolicyType: typ}
 	}
 	// Scale in with the arithmetic's hysteresis: at (1 − 2h)/(1 − h) of the scale-out level,
-	// for five minutes, one instance at a time.
+	// for five minutes. Each scale-in removes half the share that would bring the survivors
+	// back to the scale-out level (at least one instance): one instance at a time cannot follow
+	// a daily cycle of hundreds of instances with cooldowns of 3T.
 	h := sc.Surge - 1
 	inFraction := (1 - 2*h) / (1 - h)
 	zero := 0.0
 	scaleIn := policy("-scale-in", scaling.PolicyTypeStep)
-	scaleIn.StepScalingPolicyConfiguration = &StepScalingConfiguration{AdjustmentType: scaling.ChangeInCapacity,
-		StepAdjustments: []StepAdjustment{{MetricIntervalUpperBound: &zero, ScalingAdjustment: -1}},
-		Cooldown:        th.CooldownInS, MetricAggregationType: "Maximum"}
+	scaleIn.StepScalingPolicyConfiguration = &StepScalingConfiguration{AdjustmentType: scaling.PercentChangeInCapacity,
+		StepAdjustments:        []StepAdjustment{{MetricIntervalUpperBound: &zero, ScalingAdjustment: -scaleInPercent(inFraction)}},
+		MinAdjustmentMagnitude: 1, Cooldown: th.CooldownInS, MetricAggregationType: "Maximum"}
 	inAlarm := &MetricAlarm{AlarmName: name + "-scale-in", Namespace: MetricNamespace, Dimensions: dims,
 		ComparisonOperator: "LessThanOrEqualToThreshold", TreatMissingData: "notBreaching", ActionsEnabled: true,
 		AlarmActions: []string{StepPolicyARNPlaceholder}}
@@ -186,6 +188,12 @@ func proposalDocuments(p *Plan, c *Candidate) Documents {
 		inAlarm.MetricName, inAlarm.Threshold, inFraction, inAlarm.Period*inAlarm.EvaluationPeriods)
 	d.StepScaleIn, d.ScaleInAlarm = scaleIn, inAlarm
 	return d
+}
+
+// scaleInPercent is the share of the fleet one scale-in removes, in whole percent: half of
+// 1 − inFraction, the most that keeps the survivors at or under the scale-out level.
+func scaleInPercent(inFraction float64) int {
+	return max(1, int(math.Floor(50*(1-inFraction)+1e-9)))
 }
 
 // CandidateDocuments returns the documents of the searched candidate of the given kind, for

@@ -113,12 +113,12 @@ func TestWorkedExample(t *testing.T) {
 	if p.Verdict != VerdictWarn || p.Warnings != 3 || p.Stops != 0 {
 		t.Errorf("verdict %s (%d warn, %d stop), want warn (3)", p.Verdict, p.Warnings, p.Stops)
 	}
-	// The arithmetic's target sheds for certain; the proposal within 1 %.
+	// The arithmetic's target refuses a tenth of the surge; the proposal at most 0.1 %.
 	ps := p.Policy
-	if len(ps.Candidates) == 0 || ps.Candidates[0].Kind != KindReference || ps.Candidates[0].Shed < 0.99 || ps.Candidates[0].Feasible {
+	if len(ps.Candidates) == 0 || ps.Candidates[0].Kind != KindReference || ps.Candidates[0].Refused < 0.1 || ps.Candidates[0].Feasible {
 		t.Errorf("reference candidate %+v", ps.Candidates)
 	}
-	if pr := ps.proposal(); pr == nil || pr.Shed > 0.01 || !pr.Feasible || p.Documents.ScalableTarget == nil {
+	if pr := ps.proposal(); pr == nil || pr.Refused > 0.001 || !pr.Feasible || p.Documents.ScalableTarget == nil {
 		t.Errorf("proposal %+v, documents %+v", pr, p.Documents)
 	}
 	var rep bytes.Buffer

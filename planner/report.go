@@ -17,6 +17,7 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	s, sc, th, cw, fl := p.Source, p.Scenario, p.Thresholds, p.CloudWatch, p.Fleet
 	pf := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 
+	p.writeSummary(pf)
 	pf("kokoro plan — %s on %s (%s, %s)\n", s.Model, s.Slug, s.Transport, orDash(s.InstanceType))
 	pf("  qmax:   %s [%s]\n", orDash(s.QmaxFile), s.QmaxFormat)
 	if s.TTotalAssumed {
@@ -45,14 +46,14 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	pf("  min_safe         %s\n", minSafeText(th.MinSafe))
 	pf("  S_mean / S_p95   %.4f s / %.4f s\n", th.SMeanS, th.SP95S)
 	pf("  W_max            SLO − S_p95 = %.3f s\n", th.WMaxS)
-	pf("  T                T_total %.1f s + policy lag %.0f s = %.1f s\n", th.TTotalS, th.PolicyLagS, th.TS)
+	pf("  T (cooldowns)    T_total %.1f s + policy lag %.0f s = %.1f s\n", th.TTotalS, th.PolicyLagS, th.TS)
 	pf("  cooldowns        out clamp(T/2,10,30) = %d s, in max(300,3T) = %d s\n", th.CooldownOutS, th.CooldownInS)
 	pf("  MAX_QUEUE_DEPTH  %d\n\n", th.QueueMaxDepth)
 
 	pf("CloudWatch units (ConcurrentRequestsPerModel, Maximum, %d s)\n", CloudWatchPeriodS)
 	pf("  ratio %.4g (%s, rung %d) → target %.4g, scale-in at %.4g\n\n", cw.Ratio, cw.RatioSource, cw.RatioRung, cw.TargetValue, cw.ScaleInThreshold)
 
-	pf("Fleet\n")
+	pf("Fleet at the arithmetic's C_scale_max (for comparison; the proposal's is in the first lines)\n")
 	pf("  throughput at C_scale_max  %.4g rps per instance (plateau %.4g rps)\n", fl.ThroughputRPS, fl.PlateauRPS)
 	pf("  instances                  min %d / max %d", fl.MinInstances, fl.MaxInstances)
 	var from []string
@@ -203,11 +204,62 @@ func FileNames(files map[string][]byte) []string {
 	return names
 }
 
-// writePolicy writes the policy search: the fitted service, each candidate with its shed
-// probability, fleet and cost, and the proposal.
+// writeSummary writes the report's first lines: the policy, the shares of requests refused in
+// the surge and over the day, the fleet and the quota to request, T with its parts and the
+// chance of any refusal at the peak, each the number the documents and the plan JSON hold.
+func (p *Plan) writeSummary(pf func(string, ...any)) {
+	ps, sc := p.Policy, p.Scenario
+	pr := ps.proposal()
+	switch {
+	case pr == nil && ps.Searched():
+		pf("No policy: none keeps the share refused in a %.2f× surge at most %s", sc.Surge, pct(ps.MaxRefused))
+		if ps.MaxInstances > 0 {
+			pf(" with at most %d instances", ps.MaxInstances)
+		}
+		if ps.LargestSurge > 0 {
+			pf(" (the largest surge one survives is %.3g×)", ps.LargestSurge)
+		}
+		pf("\n\n")
+		return
+	case pr == nil:
+		pf("Policy: the arithmetic's, unsearched (%s)\n\n", ps.Skipped)
+		return
+	}
+	pf("Policy: %s\n", pr.Description)
+	pf("  refused in a %.2f× surge  %s of requests (at most %s); simulated %s\n", sc.Surge, pct(pr.Refused), pct(ps.MaxRefused), simText(pr.Sim))
+	pf("  beyond the SLO in it     %s of requests\n", pct(pr.Late))
+	pf("  refused over the day     %s of requests (%s → %s and back)\n", pct(pr.RefusedDay), load(sc.TroughRPS, 0), load(sc.PeakRPS, 0))
+	if d := ps.Day; d != nil && d.Skipped == "" {
+		pf("  the day, replayed        %.0f instance-hours (%.0f by the load alone): %d scale-outs, %d scale-ins, at most %d in service, %d when the load is back at the trough; %s refused\n",
+			d.InstanceHours, pr.InstanceHoursPerDay, d.ScaleOuts, d.ScaleIns, d.MostInService, d.AtTroughAgain, pct(d.Refused))
+	} else if d != nil {
+		pf("  the day, replayed        not replayed: %s\n", d.Skipped)
+	}
+	if st := p.Documents.ScalableTarget; st != nil {
+		it := "the instance quota"
+		if t := p.Source.InstanceType; t != "" {
+			it = "the " + t + " instance quota"
+		}
+		pf("  fleet                    %d–%d instances over the day; MaxCapacity %d: %s to request\n", st.MinCapacity, pr.PeakInstances, st.MaxCapacity, it)
+	}
+	pf("  T                        detection %.0f s + T_total %.1f s = %.1f s", pr.DetectS, pr.HorizonS-pr.DetectS, pr.HorizonS)
+	if st := p.Thresholds.TTotalStages; len(st) > 0 {
+		var parts []string
+		for _, d := range st {
+			parts = append(parts, fmt.Sprintf("%s→%s %.1f s", d.From, d.To, d.Seconds))
+		}
+		pf(" (T_total: %s)", strings.Join(parts, ", "))
+	}
+	pf("\n  a surge at the peak      one instance refuses within T with probability %s; some instance of %d with probability %.3g\n\n",
+		anyText(*pr), pr.PeakInstances, pr.FleetAnyRefusal)
+}
+
+// writePolicy writes the policy search: the fitted service, each candidate with its shares
+// refused and late in the surge, the per-instance and fleet chances of any refusal, its fleet
+// and cost, and the proposal.
 func (p *Plan) writePolicy(pf func(string, ...any)) {
 	ps := p.Policy
-	pf("Policy search (a %.2f× surge; at most %.3g shed probability", p.Scenario.Surge, ps.MaxShed)
+	pf("Policy search (a %.2f× surge; at most %s of requests refused and %s beyond the SLO", p.Scenario.Surge, pct(ps.MaxRefused), pct(ps.MaxLate))
 	if ps.MaxInstances > 0 {
 		pf("; at most %d instances", ps.MaxInstances)
 	}
@@ -217,10 +269,9 @@ func (p *Plan) writePolicy(pf func(string, ...any)) {
 		return
 	}
 	svc := ps.Service.Service
-	pf("  one instance, fitted to the ladder: %d server(s), %.1f ms a request (%.4g rps busy), first audio after %.1f ms; rms error %.1f ms over %d rungs\n",
-		svc.Servers, ms(svc.Mean), svc.Capacity(), ms(svc.FirstAudio), ps.Service.ErrorMs, len(ps.Service.Rungs))
-	pf("  %s\n", ps.Model)
-	pf("  %-8s %-25s %-18s %-11s %-13s %s\n", "", "shed within T (95 % MC)", "T = detect + T_tot", "per inst.", "instances", "instance-h/day")
+	pf("  one instance, fitted to the ladder: %d server(s), %.1f ms a request (%.4g rps busy), coefficient of variation %.3f, first audio after %.1f ms; rms error %.1f ms over %d rungs\n",
+		svc.Servers, ms(svc.Mean), svc.Capacity(), svc.CV, ms(svc.FirstAudio), ps.Service.ErrorMs, len(ps.Service.Rungs))
+	pf("  %s\n  %s\n", ps.Instance, ps.Model)
 	for i, c := range ps.Candidates {
 		mark := ""
 		switch {
@@ -230,20 +281,24 @@ func (p *Plan) writePolicy(pf func(string, ...any)) {
 			mark = "REF"
 		}
 		pf("  %-8s %s\n", mark, c.Description)
-		fleet, cost := fmt.Sprintf("%d–%d", c.MinInstances, c.PeakInstances), fmt.Sprintf("%.0f", c.InstanceHoursPerDay)
+		fleet, cost := fmt.Sprintf("%d–%d instances", c.MinInstances, c.PeakInstances), fmt.Sprintf("%.0f instance-hours a day", c.InstanceHoursPerDay)
 		if c.Unbounded {
-			fleet, cost = "unbounded", "–"
+			fleet, cost = "no fleet holds the peak", "–"
 		}
-		pf("  %-8s %-25s %-18s %-11s %-13s %s\n", "",
-			shedText(c),
-			fmt.Sprintf("%.0f + %.0f = %.0f s", c.DetectS, c.HorizonS-c.DetectS, c.HorizonS),
-			fmt.Sprintf("%.3g rps", c.OperatingRPS), fleet, cost)
+		pf("  %-8s surge: refused %s", "", pct(c.Refused))
+		if c.RefusedAtPeak != c.Refused {
+			pf(" (%s at the peak fleet)", pct(c.RefusedAtPeak))
+		}
+		pf(", beyond the SLO %s; exponential service: refused %s; simulated: %s\n", pct(c.Late), pct(c.RefusedExponential), simText(c.Sim))
+		pf("  %-8s T = %.0f + %.0f = %.0f s, %.3g rps per instance, %s, %s, refused over the day %s\n", "",
+			c.DetectS, c.HorizonS-c.DetectS, c.HorizonS, c.OperatingRPS, fleet, cost, pct(c.RefusedDay))
+		pf("  %-8s P(an instance refuses within T) %s; P(some instance of the peak fleet does) %.3g\n", "", anyText(c), c.FleetAnyRefusal)
 		if c.Why != "" {
 			pf("  %-8s → %s\n", "", c.Why)
 		}
 	}
-	if pr := ps.proposal(); pr != nil {
-		pf("  every instance of the smallest fleet (%d) together: P(some instance sheds) = %.3g\n\n", pr.MinInstances, pr.FleetShed)
+	if ps.proposal() != nil {
+		pf("\n")
 		return
 	}
 	if ps.LargestSurge > 0 {
@@ -255,9 +310,28 @@ func (p *Plan) writePolicy(pf func(string, ...any)) {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-func shedText(c Candidate) string {
-	if c.ShedTrials == 0 {
-		return fmt.Sprintf("%.3g (exact only)", c.Shed)
+// simText writes a Monte Carlo check: the share refused, its interval and what it decides.
+func simText(s SimCheck) string {
+	if s.Trials == 0 {
+		return "not run"
 	}
-	return fmt.Sprintf("%.3g (%.3g–%.3g, %d)", c.Shed, c.ShedLow, c.ShedHigh, c.ShedTrials)
+	return fmt.Sprintf("%s (99.9 %% interval %s–%s over %d surges: %s)", pct(s.Share), pct(s.Low), pct(s.High), s.Trials, verdictText(s.Verdict))
+}
+
+// anyText writes the chance that one instance refuses within T: simulated where it was, with
+// the exponential bound beside it.
+func anyText(c Candidate) string {
+	if c.Sim.Trials == 0 {
+		return fmt.Sprintf("%.3g (exponential bound)", c.InstanceRefusal)
+	}
+	return fmt.Sprintf("%.3g (simulated, %.3g–%.3g; exponential bound %.3g)", c.Sim.Any, c.Sim.AnyLow, c.Sim.AnyHi, c.InstanceRefusal)
+}
+
+// verdictText says what a Monte Carlo verdict means for the claim.
+func verdictText(v string) string {
+	switch v {
+	case "below", "above":
+		return v + " the limit"
+	}
+	return "cannot tell against the limit; more surges would"
 }

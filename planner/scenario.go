@@ -56,9 +56,9 @@ type Scenario struct {
 
 	AllowConfigMismatch bool `json:"allow_config_mismatch,omitempty"`
 
-	// MaxShed is the highest probability of shedding within the horizon after a surge that a
-	// proposed policy may have; 0 = DefaultMaxShed.
-	MaxShed float64 `json:"max_shed"`
+	// MaxRefused is the largest share of requests a proposed policy may refuse while a surge
+	// meets the old fleet; 0 = DefaultMaxRefused.
+	MaxRefused float64 `json:"max_refused"`
 	// MaxInstances bounds the fleet a proposal may need at the peak; 0 = no bound.
 	MaxInstances int `json:"max_instances,omitempty"`
 
@@ -98,8 +98,8 @@ func (s Scenario) withDefaults(q *artifact.Qmax) Scenario {
 	if s.SurgeTrials == 0 {
 		s.SurgeTrials = DefaultSurgeTrials
 	}
-	if s.MaxShed == 0 {
-		s.MaxShed = DefaultMaxShed
+	if s.MaxRefused == 0 {
+		s.MaxRefused = DefaultMaxRefused
 	}
 	if s.EndpointName == "" && q != nil {
 		s.EndpointName = q.Target.Endpoint

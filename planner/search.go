@@ -31,18 +31,18 @@ const (
 	detectStepConcurrencyS = 1*10 + 10
 	// FloorHorizonS is how long a fixed fleet must hold the surge: nothing will come.
 	FloorHorizonS = 3600.0
-	// DefaultMaxShed is the default --max-shed.
-	DefaultMaxShed = 0.01
+	// DefaultMaxRefused is the default --max-refused: one request in a thousand.
+	DefaultMaxRefused = 0.001
 	// holdQuantile: a policy on ConcurrentRequestsPerModel's Maximum holds the load at which
 	// the busiest instance's 10 s maximum exceeds the target in half the periods; above it the
 	// alarm's three datapoints come within about two minutes.
 	holdQuantile = 0.5
 	// dayPoints samples the day's shape of the load for instance-hours.
 	dayPoints = 96
-	// shedEventBudget bounds the events of one candidate's Monte Carlo check, and
-	// minShedTrials is the fewest trials it runs.
-	shedEventBudget = 4e6
-	minShedTrials   = 100
+	// simEventBudget bounds the events of one candidate's Monte Carlo check;
+	// the proposal's, which the report's first lines rest on, gets proposalEventBudget.
+	simEventBudget      = 2e6
+	proposalEventBudget = 1e7
 )
 
 // Candidate is one policy the search weighed.
@@ -58,18 +58,30 @@ type Candidate struct {
 	// smallest fleet (the worst case: a policy on the busiest instance holds less per
 	// instance in a larger fleet).
 	OperatingRPS float64 `json:"operating_rps_per_instance"`
-	// Shed is the exact probability that an instance at the operating load refuses a request
-	// within the horizon after a surge; ShedLow and ShedHigh are the 95 % interval of a Monte
-	// Carlo estimate of the same, over ShedTrials surges (a check of the arithmetic).
-	Shed       float64 `json:"shed_probability"`
-	ShedLow    float64 `json:"shed_interval_low"`
-	ShedHigh   float64 `json:"shed_interval_high"`
-	ShedTrials int     `json:"shed_trials"`
-	// FleetShed is the probability that some instance of the smallest fleet sheds.
-	FleetShed           float64 `json:"fleet_shed_probability"`
-	MinInstances        int     `json:"min_instances"`
-	PeakInstances       int     `json:"peak_instances"`
-	InstanceHoursPerDay float64 `json:"instance_hours_per_day"` // over the day from trough to peak
+	// Refused is the share of requests refused while the surge meets the old fleet, at the
+	// size of fleet where each instance carries the most (the smallest, for a policy on the
+	// busiest instance); RefusedAtPeak the same at the peak fleet. Both are the steady state
+	// at the surge's load with the measured service (exact, and an upper bound over any
+	// horizon: the surge meets a queue that starts lower). Late is the share served beyond
+	// the SLO there; RefusedExponential is Refused with exponential service times of the
+	// same mean, an upper bound.
+	Refused            float64 `json:"refused_share"`
+	RefusedAtPeak      float64 `json:"refused_share_at_peak_fleet"`
+	Late               float64 `json:"late_share"`
+	RefusedExponential float64 `json:"refused_share_exponential"`
+	// RefusedDay is the share refused over the day from trough to peak with no surge, the
+	// fleet following the load.
+	RefusedDay float64 `json:"refused_share_day"`
+	// InstanceRefusal is the probability that one given instance refuses at least one request
+	// within the horizon, exact with exponential service times (an upper bound); FleetAnyRefusal
+	// is the chance that some instance of the peak fleet does, from the Monte Carlo estimate
+	// where there is one, else from that bound.
+	InstanceRefusal     float64  `json:"instance_refusal_probability_exponential"`
+	FleetAnyRefusal     float64  `json:"fleet_any_refusal_at_peak"`
+	Sim                 SimCheck `json:"monte_carlo"`
+	MinInstances        int      `json:"min_instances"`
+	PeakInstances       int      `json:"peak_instances"`
+	InstanceHoursPerDay float64  `json:"instance_hours_per_day"` // over the day from trough to peak
 	// Unbounded is true when no fleet holds the peak at the policy's operating point; its
 	// fleet and cost are then not given.
 	Unbounded bool   `json:"unbounded,omitempty"`
@@ -86,25 +98,29 @@ type PolicySearch struct {
 	Service      replay.Fit  `json:"service"`
 	Limit        int         `json:"queue_limit"` // MAX_QUEUE_DEPTH
 	Surge        float64     `json:"surge"`
-	MaxShed      float64     `json:"max_shed"`
+	MaxRefused   float64     `json:"max_refused"`
+	MaxLate      float64     `json:"max_late"`
 	MaxInstances int         `json:"max_instances,omitempty"`
 	TTotalS      float64     `json:"t_total_s"`
 	Model        string      `json:"model"`
+	Instance     string      `json:"instance_model"`
 	Candidates   []Candidate `json:"candidates"` // the reference first, then by cost
 	// Proposal indexes the chosen candidate in Candidates; -1 when none is feasible.
 	Proposal int `json:"proposal"`
 	// LargestSurge is, when no candidate is feasible, the largest surge one of them survives
 	// within the instance limit.
 	LargestSurge float64 `json:"largest_survivable_surge,omitempty"`
-	Skipped      string  `json:"skipped,omitempty"`
+	// Day is the proposal's documents replayed over the day (DayReplay).
+	Day     *DayReplay `json:"day_replay,omitempty"`
+	Skipped string     `json:"skipped,omitempty"`
 }
 
 // PolicyModel describes the search's model in words, for the plan and the report.
-const PolicyModel = "each instance as a birth–death queue fitted to the ladder (servers and mean service time; " +
-	"exponential service), refusing at MAX_QUEUE_DEPTH; a policy holds each instance at an operating load " +
-	"(a concurrency target: the load at which the busiest instance's 10 s maximum exceeds it half the time; " +
-	"an invocations target: the target itself); a surge multiplies the load for detection + T_total, " +
-	"after which new capacity serves; shed = P(a refusal in that time), exact"
+const PolicyModel = "each instance as a queue fitted to the ladder, refusing at MAX_QUEUE_DEPTH; a policy holds each " +
+	"instance at an operating load (a concurrency target: the load at which the busiest instance's 10 s maximum " +
+	"exceeds it half the time; an invocations target: the target itself); a surge multiplies the load for " +
+	"detection + T_total, after which new capacity serves; refused and late = the shares of requests refused " +
+	"and answered beyond the SLO at the surge's load (steady state, exact; an upper bound over the horizon)"
 
 // Searched reports whether the search ran (it needs a peak in requests per second and a queue
 // bound).
@@ -121,29 +137,30 @@ func (s *PolicySearch) proposal() *Candidate {
 // searchPolicies runs the search for plan p.
 func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 	th := p.Thresholds
-	ps := PolicySearch{Service: fit, Limit: th.QueueMaxDepth, Surge: sc.Surge, MaxShed: sc.MaxShed,
+	ps := PolicySearch{Service: fit, Limit: th.QueueMaxDepth, Surge: sc.Surge, MaxRefused: sc.MaxRefused, MaxLate: MaxLateShare,
 		MaxInstances: sc.MaxInstances, TTotalS: th.TTotalS, Model: PolicyModel, Proposal: -1}
 	svc := fit.Service
 	if ps.Limit < 1 {
 		ps.Skipped = "no Q_max, so no queue bound to keep"
 		return ps
 	}
-	c := chainFor(svc, ps.Limit)
+	in := newInstance(svc, ps.Limit, sc.SLOms)
+	ps.Instance = in.model()
 	trough, peak := sc.TroughRPS, sc.PeakRPS
 	if peak <= 0 {
 		ps.Skipped = "the search sizes fleets by requests per second: give --peak-rps"
 		return ps
 	}
 	cap1 := svc.Capacity()
-	shedAt := func(lambda, horizon float64) float64 { return c.shed(lambda, sc.Surge, horizon) }
-	safe := func(horizon float64) float64 {
-		return loadFor(cap1, func(l float64) bool { return shedAt(l, horizon) <= sc.MaxShed })
-	}
-	e := evaluator{c: c, sc: sc, trough: trough, peak: peak, minFloor: sc.MinFloor, cap1: cap1}
+	// The largest operating load whose surge stays within the limits; the shares are steady
+	// states, so one load serves every horizon.
+	lim := loadFor(cap1, func(l float64) bool { return in.survives(l, sc.Surge, sc.MaxRefused) })
+	e := evaluator{c: in.exp, in: in, sc: sc, trough: trough, peak: peak, minFloor: sc.MinFloor, cap1: cap1}
 
 	// The reference arithmetic: target tracking on concurrency at C_scale_max.
 	ref := e.concurrency(KindReference, th.CScaleMax, float64(detectTTConcurrencyS)+th.TTotalS)
 	ref.Description = fmt.Sprintf("target tracking on %s at C_scale_max %.4g (the arithmetic above)", scaling.MetricConcurrency, th.CScaleMax)
+	e.day(&ref)
 	cands := []Candidate{ref}
 
 	// Target tracking on concurrency and the step alarm: the largest target whose operating
@@ -153,7 +170,6 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 		detect float64
 	}{{KindTTConcurrency, detectTTConcurrencyS}, {KindStepConcurrency, detectStepConcurrencyS}} {
 		horizon := k.detect + th.TTotalS
-		lim := safe(horizon)
 		// The largest integer target whose operating load at the smallest fleet is at most lim.
 		lo, hi := 0, ps.Limit-1
 		for lo < hi {
@@ -165,6 +181,7 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 			}
 		}
 		cd := e.concurrency(k.kind, float64(max(lo, 1)), horizon)
+		e.day(&cd)
 		if k.kind == KindStepConcurrency {
 			cd.adjustPct = int(math.Ceil(100*(sc.Surge-1) - 1e-9))
 			cd.adjustMin = 2
@@ -179,7 +196,6 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 	// Target tracking on invocations: the operating load is the target itself.
 	{
 		horizon := detectTTInvocationsS + th.TTotalS
-		lim := safe(horizon)
 		cd := e.fixedLoad(KindTTInvocations, lim, horizon)
 		cd.Metric = scaling.MetricInvocations
 		// A whole number of invocations a minute where that loses under 1 %, else two decimals.
@@ -190,6 +206,7 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 		cd.OperatingRPS = cd.Target / 60
 		cd.hold = func(int) float64 { return cd.OperatingRPS }
 		e.finish(&cd)
+		e.day(&cd)
 		cd.Description = fmt.Sprintf("target tracking on %s at %.4g a minute (%.3g rps per instance)", scaling.MetricInvocations, cd.Target, cd.OperatingRPS)
 		cands = append(cands, cd)
 	}
@@ -204,13 +221,12 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 
 	// A floor alone: a fixed fleet that holds the surge at the peak for an hour.
 	{
-		lim := safe(FloorHorizonS)
 		n := max(sc.MinFloor, ceilDiv(peak, lim))
 		cd := Candidate{Kind: KindFloor, DetectS: 0, HorizonS: FloorHorizonS, MinInstances: n, PeakInstances: n,
 			OperatingRPS: peak / float64(n), InstanceHoursPerDay: float64(n) * 24}
-		cd.Shed = shedAt(cd.OperatingRPS, FloorHorizonS)
 		cd.Description = fmt.Sprintf("a fixed fleet of %d instances (MinCapacity = MaxCapacity), sized for the surge at the peak for an hour", n)
-		e.check(&cd)
+		cd.RefusedDay = e.dayRefused(func(float64) int { return n })
+		e.judge(&cd, cd.OperatingRPS)
 		cands = append(cands, cd)
 	}
 	// A floor at the expected peak beside the best dynamic policy.
@@ -221,9 +237,9 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 		cd.MinInstances = b.PeakInstances
 		cd.InstanceHoursPerDay = float64(cd.MinInstances) * 24
 		cd.OperatingRPS = math.Min(b.OperatingRPS, peak/float64(cd.MinInstances))
-		cd.Shed = shedAt(cd.OperatingRPS, b.HorizonS)
 		cd.Description = fmt.Sprintf("a floor of %d instances (MinCapacity, the expected peak) under %s", cd.MinInstances, b.Description)
-		e.check(&cd)
+		cd.RefusedDay = e.dayRefused(func(float64) int { return cd.MinInstances })
+		e.judge(&cd, cd.OperatingRPS)
 		cands = append(cands, cd)
 	}
 
@@ -243,29 +259,29 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 		case i == ps.Proposal:
 			cd.Why = "proposed: the cheapest that survives the surge"
 		case cd.Why != "":
-		case i == 0 && cd.Shed > sc.MaxShed:
-			cd.Why = fmt.Sprintf("sheds with probability %.3g > %.3g", cd.Shed, sc.MaxShed)
+		case i == 0 && !cd.Feasible:
+			cd.Why = e.failures(cd)
 		case ps.Proposal >= 0:
 			pr := cands[ps.Proposal]
 			cd.Why = fmt.Sprintf("costs %.0f instance-hours a day, %.0f more than the proposal", cd.InstanceHoursPerDay, cd.InstanceHoursPerDay-pr.InstanceHoursPerDay)
 		}
 	}
-	// Monte Carlo intervals for the report.
+	// Monte Carlo checks of the reference and the proposal: the proposal's with a budget that
+	// lets its interval decide the claim. The others have the exponential bound alone.
 	for i := range cands {
 		cd := &cands[i]
-		if cd.OperatingRPS <= 0 {
-			continue
+		if cd.OperatingRPS > 0 && (i == 0 || i == ps.Proposal) {
+			budget := simEventBudget
+			if i == ps.Proposal {
+				budget = proposalEventBudget
+			}
+			cd.Sim = in.simulate(cd.OperatingRPS, sc.Surge, cd.HorizonS, sc.MaxRefused, sc.SurgeTrials, budget, sc.Seed+uint64(i))
 		}
-		// Each trial costs about (arrivals + departures) × horizon events; a budget keeps long
-		// horizons from taking seconds, at the price of a wider interval.
-		perTrial := (sc.Surge*cd.OperatingRPS + cap1) * cd.HorizonS
-		trials := min(sc.SurgeTrials, int(shedEventBudget/perTrial))
-		if trials < min(sc.SurgeTrials, minShedTrials) {
-			continue // beyond the budget: the exact value alone
+		any := cd.InstanceRefusal
+		if cd.Sim.Trials > 0 {
+			any = cd.Sim.Any
 		}
-		fails := c.simulateShed(cd.OperatingRPS, sc.Surge, cd.HorizonS, trials, sc.Seed+uint64(i))
-		cd.ShedTrials = trials
-		cd.ShedLow, cd.ShedHigh = wilson(fails, trials)
+		cd.FleetAnyRefusal = 1 - math.Pow(1-any, float64(max(cd.PeakInstances, 1)))
 	}
 	// Reference first, then by cost.
 	rest := cands[1:]
@@ -288,7 +304,7 @@ func searchPolicies(p *Plan, fit replay.Fit, sc Scenario) PolicySearch {
 		}
 	}
 	if ps.Proposal < 0 {
-		ps.LargestSurge = e.largestSurge(th.TTotalS)
+		ps.LargestSurge = e.largestSurge()
 	}
 	return ps
 }
@@ -304,7 +320,8 @@ func chainFor(s replay.Service, limit int) chain {
 
 // evaluator computes one candidate's operating point, fleet and cost.
 type evaluator struct {
-	c        chain
+	c        chain // exponential service: the per-instance bound and the concurrency targets' windows
+	in       instance
 	sc       Scenario
 	trough   float64
 	peak     float64
@@ -405,7 +422,7 @@ func (e *evaluator) fleet(cd *Candidate, load float64, least int) (int, bool) {
 	return hi, true
 }
 
-// finish sizes the candidate's fleets and cost over the day and judges its shed probability.
+// finish sizes the candidate's fleets and cost over the day and judges its surge.
 func (e *evaluator) finish(cd *Candidate) {
 	cd.DetectS = detectFor(cd.Kind)
 	if cd.hold == nil || cd.hold(1) <= 0 {
@@ -418,9 +435,10 @@ func (e *evaluator) finish(cd *Candidate) {
 	}
 	if !ok {
 		cd.Unbounded = true
-		cd.Why = fmt.Sprintf("cannot hold the load with any fleet up to %d instances: the busiest instance's maximum passes %.4g however the load is spread", maxFleet, cd.Target)
 		cd.OperatingRPS = cd.hold(max(cd.MinInstances, e.minFloor, 1))
-		cd.Shed = e.c.shed(cd.OperatingRPS, e.sc.Surge, cd.HorizonS)
+		e.judge(cd, cd.OperatingRPS)
+		cd.Feasible = false
+		cd.Why = fmt.Sprintf("cannot hold the load with any fleet up to %d instances: the busiest instance's maximum passes %.4g however the load is spread", maxFleet, cd.Target)
 		return
 	}
 	cd.OperatingRPS = cd.hold(cd.MinInstances)
@@ -432,53 +450,85 @@ func (e *evaluator) finish(cd *Candidate) {
 		hours += float64(n) * 24 / dayPoints
 	}
 	cd.InstanceHoursPerDay = hours
-	cd.Shed = e.c.shed(cd.OperatingRPS, e.sc.Surge, cd.HorizonS)
+	e.judge(cd, cd.hold(cd.PeakInstances))
+}
+
+// day sets the candidate's share refused over the day.
+func (e *evaluator) day(cd *Candidate) {
+	if cd.Unbounded || cd.hold == nil {
+		return
+	}
+	cd.RefusedDay = e.dayRefused(func(load float64) int {
+		n, _ := e.fleet(cd, load, cd.MinInstances)
+		return n
+	})
+}
+
+// dayRefused is the share refused over the day from trough to peak, the fleet at each load
+// being fleet(load) instances sharing it evenly, each in its steady state.
+func (e *evaluator) dayRefused(fleet func(load float64) int) float64 {
+	return dayShare(e.in, e.trough, e.peak, fleet)
+}
+
+// judge computes the candidate's surge figures, its operating load at the peak fleet being
+// atPeak, and its feasibility.
+func (e *evaluator) judge(cd *Candidate, atPeak float64) {
+	s := e.sc.Surge
+	cd.Refused = e.in.refused(s * cd.OperatingRPS)
+	cd.RefusedAtPeak = e.in.refused(s * math.Min(atPeak, cd.OperatingRPS))
+	cd.Late = e.in.late(s * cd.OperatingRPS)
+	cd.RefusedExponential = e.in.refusedExponential(s * cd.OperatingRPS)
+	cd.InstanceRefusal = e.c.shed(cd.OperatingRPS, s, cd.HorizonS)
 	e.check(cd)
 }
 
-// check judges feasibility: the shed probability and the instance limit.
+// check judges feasibility: the shares refused and late, and the instance limit.
 func (e *evaluator) check(cd *Candidate) {
 	if cd.Unbounded {
 		cd.Feasible = false
 		return
 	}
-	cd.FleetShed = 1 - math.Pow(1-cd.Shed, float64(max(cd.MinInstances, 1)))
-	cd.Feasible = true
-	var why []string
-	if cd.Shed > e.sc.MaxShed {
-		cd.Feasible = false
-		why = append(why, fmt.Sprintf("sheds with probability %.3g > %.3g", cd.Shed, e.sc.MaxShed))
-	}
-	if e.sc.MaxInstances > 0 && cd.PeakInstances > e.sc.MaxInstances {
-		cd.Feasible = false
-		why = append(why, fmt.Sprintf("needs %d instances at the peak, over --max-instances %d", cd.PeakInstances, e.sc.MaxInstances))
-	}
-	cd.Why = strings.Join(why, "; ")
+	cd.Why = e.failures(cd)
+	cd.Feasible = cd.Why == ""
 }
 
-// largestSurge is the largest surge some dynamic policy survives with the instance limit: the
-// peak spread over MaxInstances instances must keep the shed probability within MaxShed.
-func (e *evaluator) largestSurge(tTotal float64) float64 {
+// failures says which limits the candidate breaks, empty when none.
+func (e *evaluator) failures(cd *Candidate) string {
+	var why []string
+	if cd.Refused > e.sc.MaxRefused {
+		why = append(why, fmt.Sprintf("refuses %s of requests in the surge > %s", pct(cd.Refused), pct(e.sc.MaxRefused)))
+	}
+	if cd.Late > MaxLateShare {
+		why = append(why, fmt.Sprintf("answers %s of requests beyond the SLO in the surge > %s", pct(cd.Late), pct(MaxLateShare)))
+	}
+	if e.sc.MaxInstances > 0 && cd.PeakInstances > e.sc.MaxInstances {
+		why = append(why, fmt.Sprintf("needs %d instances at the peak, over --max-instances %d", cd.PeakInstances, e.sc.MaxInstances))
+	}
+	return strings.Join(why, "; ")
+}
+
+// pct writes a share as a percentage with three significant digits.
+func pct(x float64) string { return fmt.Sprintf("%.3g %%", 100*x) }
+
+// largestSurge is the largest surge some policy survives with the instance limit: the peak
+// spread over MaxInstances instances, multiplied by the surge, must keep the shares refused
+// and late within the limits.
+func (e *evaluator) largestSurge() float64 {
 	if e.sc.MaxInstances <= 0 {
 		return 0
 	}
 	load := e.peak / float64(e.sc.MaxInstances)
-	var best float64
-	for _, detect := range []float64{detectStepConcurrencyS, detectTTConcurrencyS, detectTTInvocationsS} {
-		h := detect + tTotal
-		if e.c.shed(load, 1, h) > e.sc.MaxShed {
-			continue
-		}
-		lo, hi := 1.0, 10.0
-		for range 50 {
-			mid := (lo + hi) / 2
-			if e.c.shed(load, mid, h) <= e.sc.MaxShed {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		best = math.Max(best, lo)
+	if !e.in.survives(load, 1, e.sc.MaxRefused) {
+		return 0
 	}
-	return best
+	lo, hi := 1.0, 10.0
+	for range 50 {
+		mid := (lo + hi) / 2
+		if e.in.survives(load, mid, e.sc.MaxRefused) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }

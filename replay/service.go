@@ -34,8 +34,9 @@ func (s Service) validate() error {
 	return nil
 }
 
-// draw returns one request's service time.
-func (s Service) draw(rng *rand.Rand, chars int) time.Duration {
+// Draw returns one service time of a request of chars characters (0: of the mean length),
+// gamma-distributed with the service's mean and coefficient of variation.
+func (s Service) Draw(rng *rand.Rand, chars int) time.Duration {
 	mean := s.Mean.Seconds()
 	if s.MeanChars > 0 && chars > 0 {
 		mean *= float64(chars) / s.MeanChars
@@ -97,8 +98,8 @@ type FitRung struct {
 // the highest throughput any usable rung reached; the number of servers is the one whose
 // closed-loop prediction, TTFAB(N) = ⌈N/servers − 1⌉ service times plus the first audio,
 // follows the measured p50 TTFAB best over the rungs; the first audio is the p50 TTFAB of the
-// lowest rung, where no request waits; the spread of service times is what the lowest rung's
-// p95 full latency says of its mean.
+// lowest rung, where no request waits; the spread of service times is what the rungs' p95 full
+// latencies say of their means (spread).
 func FromQmax(q *artifact.Qmax) (Fit, error) {
 	if q == nil || len(q.Steps) == 0 {
 		return Fit{}, errors.New("replay: the qmax artifact has no rungs")
@@ -145,11 +146,6 @@ func fitRun(rungs []artifact.Rung) (Fit, bool) {
 	}
 	low := use[0]
 	first := time.Duration(low.TTFABP50Ms * float64(time.Millisecond))
-	cv := 0.0
-	if low.SMeanS > 0 && low.SP95S > low.SMeanS {
-		// For a gamma law the p95 lies about 1.645 standard deviations above the mean.
-		cv = math.Min(1, (low.SP95S/low.SMeanS-1)/1.645)
-	}
 	var chars float64
 	if low.OK > 0 && low.Chars > 0 {
 		chars = float64(low.Chars) / float64(low.OK)
@@ -157,7 +153,7 @@ func fitRun(rungs []artifact.Rung) (Fit, bool) {
 	var best Fit
 	top := use[len(use)-1].Concurrency
 	for k := 1; k <= max(1, top); k++ {
-		svc := Service{Servers: k, Mean: time.Duration(float64(k) / plateau * float64(time.Second)), CV: cv, FirstAudio: first, MeanChars: chars}
+		svc := Service{Servers: k, Mean: time.Duration(float64(k) / plateau * float64(time.Second)), FirstAudio: first, MeanChars: chars}
 		f := Fit{Service: svc}
 		var sq float64
 		for _, r := range use {
@@ -171,7 +167,26 @@ func fitRun(rungs []artifact.Rung) (Fit, bool) {
 			best = f
 		}
 	}
+	best.Service.CV = spread(use, best.Service)
 	return best, true
+}
+
+// spread is the coefficient of variation of the service time that the rungs show. In a closed
+// loop of N clients on s servers a request's full latency spans about ⌈N/s⌉ independent
+// services (its own and those ahead of it), so its p95 lies about 1.645·σ·√⌈N/s⌉ above its
+// mean; each rung gives an estimate of σ, and the largest over the rungs is kept, the spread
+// that errs toward risk. At most 1.
+func spread(use []artifact.Rung, svc Service) float64 {
+	var cv float64
+	for _, r := range use {
+		if r.SMeanS <= 0 || r.SP95S <= r.SMeanS {
+			continue
+		}
+		services := float64((r.Concurrency + svc.Servers - 1) / svc.Servers)
+		sigma := (r.SP95S - r.SMeanS) / (1.645 * math.Sqrt(max(1, services)))
+		cv = math.Max(cv, sigma/svc.Mean.Seconds())
+	}
+	return math.Min(1, cv)
 }
 
 // closedLoopTTFAB is the first audio of a request in a closed loop of n clients: it waits for

@@ -290,7 +290,7 @@ func (s *sim) pendingReq(id int, r Request) {
 func (s *sim) startService(in *instance, id int) {
 	in.busy++
 	r := s.open[id]
-	d := s.cfg.Service.draw(s.rng, r.Chars)
+	d := s.cfg.Service.Draw(s.rng, r.Chars)
 	r.TTFAB = s.now - r.At + min(s.cfg.Service.FirstAudio, d)
 	r.Latency = s.now - r.At + d
 	s.open[id] = r

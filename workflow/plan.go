@@ -20,11 +20,12 @@ type Plan struct {
 }
 
 // NewPlan returns a Plan with the planner's default scenario: its surge, policy lag,
-// invocation ceiling, shedding bound and surge trials, a floor of one instance, seed 1.
+// invocation ceiling, bound on the share refused and surge trials, a floor of one instance,
+// seed 1.
 func NewPlan() Plan {
 	return Plan{Scenario: planner.Scenario{
 		PolicyLagBoundS: planner.DefaultPolicyLagBoundS, Surge: planner.DefaultSurge, MinFloor: 1,
-		CeilingS: planner.DefaultCeilingS, VariantName: planner.DefaultVariant, MaxShed: planner.DefaultMaxShed,
+		CeilingS: planner.DefaultCeilingS, VariantName: planner.DefaultVariant, MaxRefused: planner.DefaultMaxRefused,
 		Seed: 1, SurgeTrials: planner.DefaultSurgeTrials,
 	}}
 }

@@ -79,9 +79,9 @@ func TestRealPlanReferenceArtifacts(t *testing.T) {
 		Policy struct {
 			Proposal   int
 			Candidates []struct {
-				Kind   string
-				Target float64
-				Shed   float64 `json:"shed_probability"`
+				Kind    string
+				Target  float64
+				Refused float64 `json:"refused_share"`
 			}
 		}
 		ReferenceDocuments struct {
@@ -95,7 +95,7 @@ func TestRealPlanReferenceArtifacts(t *testing.T) {
 		t.Errorf("reference documents %+v", plan.ReferenceDocuments)
 	}
 	ps := plan.Policy
-	if ps.Proposal < 1 || ps.Proposal >= len(ps.Candidates) || ps.Candidates[ps.Proposal].Shed > 0.01 || !strings.Contains(out, "PROPOSED") {
+	if ps.Proposal < 1 || ps.Proposal >= len(ps.Candidates) || ps.Candidates[ps.Proposal].Refused > 0.001 || !strings.Contains(out, "PROPOSED") {
 		t.Fatalf("policy search %+v\n%s", ps, out)
 	}
 	var tt struct {

@@ -15,7 +15,7 @@ func newPlanCmd() *cobra.Command {
 thresholds, cooldowns, MAX_QUEUE_DEPTH and a fleet size from measured throughput (the
 arithmetic of docs/planner.md), then searches candidate policies (target tracking on
 ConcurrentRequestsPerModel or InvocationsPerInstance, step scaling, floors) for the
-cheapest whose probability of shedding within T of the surge is at most --max-shed, and
+cheapest whose share of requests refused in the surge is at most --max-refused, and
 writes its Application Auto Scaling / CloudWatch documents, with findings marked
 OK / WARN / STOP. Artifacts of the reference tool (tts-bench) are read as well.
 Exit status 1 when any finding is STOP (no policy documents are written then).
@@ -50,7 +50,7 @@ func addPlanFlags(cmd *cobra.Command, f *workflow.Plan) {
 	fl.BoolVar(&sc.AllowConfigMismatch, "allow-config-mismatch", sc.AllowConfigMismatch, "plan from artifacts of different configurations (reported as a finding)")
 	fl.StringVar(&sc.EndpointName, "endpoint", sc.EndpointName, "endpoint name for the policy documents (default: the artifact's)")
 	fl.StringVar(&sc.VariantName, "variant", sc.VariantName, "production variant for the policy documents")
-	fl.Float64Var(&sc.MaxShed, "max-shed", sc.MaxShed, "highest probability that an instance sheds within T of the surge that a proposed policy may have")
+	fl.Float64Var(&sc.MaxRefused, "max-refused", sc.MaxRefused, "largest share of requests a proposed policy may refuse while the surge meets the old fleet (0.001: one in a thousand)")
 	fl.IntVar(&sc.MaxInstances, "max-instances", sc.MaxInstances, "most instances a proposed policy may need at the peak (0: no limit); past it the plan stops and names the largest surge a policy survives")
 	fl.Uint64Var(&sc.Seed, "seed", sc.Seed, "seed of the surge simulation")
 	fl.IntVar(&sc.SurgeTrials, "surge-trials", sc.SurgeTrials, "trials of the surge simulation")

@@ -86,25 +86,33 @@ func (m *Model) Predict(ctx context.Context, slot int, ids []int64, style []floa
 	return f, nil
 }
 
-// Decode makes the audio of frames [from, to) of f: len (to−from)·FrameSamples samples. The
-// decoder hears up to margin frames on each side beyond the window (cut from its audio), and
-// the sine source starts at the phase the frames before the window leave it at, so windows
-// of one run join into continuous speech. Decode(f, 0, f.Frames, 0) is the whole run's audio.
-func (m *Model) Decode(ctx context.Context, slot int, f *Features, from, to, margin int) ([]float32, error) {
+// Window is a span of a run's frames to decode, [From, To), with the frames the decoder also
+// hears before and after it (cut from its audio).
+type Window struct {
+	From, To      int
+	Before, After int
+}
+
+// Decode makes the audio of window w of f: (w.To−w.From)·FrameSamples samples. The decoder
+// hears up to w.Before and w.After frames beyond the window, and the sine source starts at the
+// phase the frames before it leave it at, so windows of one run join into continuous speech.
+// The window {0, f.Frames, 0, 0} is the whole run's audio.
+func (m *Model) Decode(ctx context.Context, slot int, f *Features, w Window) ([]float32, error) {
 	if m.split == nil {
 		return nil, ErrNoSplit
 	}
 	if err := m.checkSlot(ctx, slot); err != nil {
 		return nil, err
 	}
-	if from < 0 || to > f.Frames || from >= to || margin < 0 {
+	from, to := w.From, w.To
+	if from < 0 || to > f.Frames || from >= to || w.Before < 0 || w.After < 0 {
 		return nil, fmt.Errorf("window [%d,%d) of %d frames", from, to, f.Frames)
 	}
-	a, b := max(0, from-margin), min(f.Frames, to+margin)
-	w := b - a
-	aligned := make([]float32, f.Channels*w)
+	a, b := max(0, from-w.Before), min(f.Frames, to+w.After)
+	n := b - a
+	aligned := make([]float32, f.Channels*n)
 	for c := range f.Channels {
-		copy(aligned[c*w:(c+1)*w], f.Aligned[c*f.Frames+a:c*f.Frames+b])
+		copy(aligned[c*n:(c+1)*n], f.Aligned[c*f.Frames+a:c*f.Frames+b])
 	}
 	var vals []ort.Value
 	defer func() {
@@ -122,9 +130,9 @@ func (m *Model) Decode(ctx context.Context, slot int, f *Features, from, to, mar
 	}
 	h := len(m.split.harmonics)
 	if err := errors.Join(
-		add(ort.NewShape(1, int64(f.Channels), int64(w)), aligned),
-		add(ort.NewShape(1, int64(2*w)), append([]float32(nil), f.F0[2*a:2*b]...)),
-		add(ort.NewShape(1, int64(2*w)), append([]float32(nil), f.Energy[2*a:2*b]...)),
+		add(ort.NewShape(1, int64(f.Channels), int64(n)), aligned),
+		add(ort.NewShape(1, int64(2*n)), append([]float32(nil), f.F0[2*a:2*b]...)),
+		add(ort.NewShape(1, int64(2*n)), append([]float32(nil), f.Energy[2*a:2*b]...)),
 		add(ort.NewShape(1, StyleDim), append([]float32(nil), f.Style...)),
 		add(ort.NewShape(1, 1, int64(h)), phaseOffset(f.F0[:2*a], m.split.harmonics)),
 	); err != nil {
@@ -141,8 +149,8 @@ func (m *Model) Decode(ctx context.Context, slot int, f *Features, from, to, mar
 	}
 	pcm := audio.GetData()
 	lo, hi := (from-a)*FrameSamples, (to-a)*FrameSamples
-	if len(pcm) != w*FrameSamples {
-		return nil, fmt.Errorf("%w: decoder made %d samples for %d frames", ErrContract, len(pcm), w)
+	if len(pcm) != n*FrameSamples {
+		return nil, fmt.Errorf("%w: decoder made %d samples for %d frames", ErrContract, len(pcm), n)
 	}
 	return append([]float32(nil), pcm[lo:hi]...), nil
 }

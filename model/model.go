@@ -316,7 +316,7 @@ func (m *Model) run(ctx context.Context, slot int, ids []int64, style []float32,
 		if err != nil {
 			return nil, nil, err
 		}
-		pcm, err := m.Decode(ctx, slot, f, 0, f.Frames, 0)
+		pcm, err := m.Decode(ctx, slot, f, Window{To: f.Frames})
 		if err != nil {
 			return nil, nil, err
 		}

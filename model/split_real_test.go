@@ -66,7 +66,7 @@ func TestRealModelDecodesInWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := m.Decode(ctx, 0, f, 0, f.Frames, 0)
+	whole, err := m.Decode(ctx, 0, f, Window{To: f.Frames})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestRealModelDecodesInWindows(t *testing.T) {
 		}
 	}
 	cut := f.Frames / 2
-	second, err := m.Decode(ctx, 0, f, cut, f.Frames, 16)
+	second, err := m.Decode(ctx, 0, f, Window{From: cut, To: f.Frames, Before: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func (m *Model) decodeAtPhaseZero(ctx context.Context, f *Features, from, margin
 	saved := m.split.harmonics
 	m.split.harmonics = make([]float32, len(saved)) // every offset 0
 	defer func() { m.split.harmonics = saved }()
-	return m.Decode(ctx, 0, f, from, f.Frames, margin)
+	return m.Decode(ctx, 0, f, Window{From: from, To: f.Frames, Before: margin})
 }
 
 func correlation(a, b []float32) float64 {

@@ -20,8 +20,8 @@ type Engine struct {
 	// aligns: the synthesizer says where each id's audio lies (Aligner), so chunks cut between
 	// two words can be run with the word across the cut.
 	aligns bool
-	// windows: the synthesizer is split (Splitter), so each chunk is a whole sentence whose
-	// audio is decoded and sent window by window.
+	// windows: Config.Windows, and the synthesizer is split (Splitter): each chunk is a whole
+	// sentence whose audio is decoded and sent window by window.
 	windows bool
 	// release closes what the engine owns: set by Load, nil for an engine built by New on
 	// parts the caller keeps.
@@ -41,7 +41,7 @@ func New(cfg Config, ph Phonemizer, syn Synthesizer, voices Voices) *Engine {
 	al, aligns := syn.(Aligner)
 	sp, splits := syn.(Splitter)
 	return &Engine{cfg: cfg, ph: ph, voices: voices, sched: newScheduler(syn, cfg.Observer, cfg.Cores),
-		aligns: aligns && al.Aligns(), windows: splits && sp.Splits()}
+		aligns: aligns && al.Aligns(), windows: cfg.Windows && splits && sp.Splits()}
 }
 
 // Close waits for running chunks, fails queued ones and stops the slot workers. An engine

@@ -40,9 +40,8 @@ func TestRealModelSpeaksEnglishSentences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Three sentences: a chunk each, heard whole and sent in one or more decoder windows.
-	if len(chunks) < 3 {
-		t.Fatalf("%d pieces for three sentences", len(chunks))
+	if len(chunks) < 2 || len(chunks[0].PCM) >= len(chunks[1].PCM) {
+		t.Fatalf("%d chunks; the first must be a small clause so audio starts early", len(chunks))
 	}
 	// Conversational English runs at roughly 10–20 characters per second.
 	chars := float64(utf8.RuneCountInString(text))
@@ -66,23 +65,14 @@ func TestRealModelSpeaksEnglishSentences(t *testing.T) {
 			}
 		}
 		if i > 0 {
-			// A click is a step between the last sample of one piece and the first of the next
-			// much larger than the signal's own sample-to-sample movement. Pieces of one
-			// sentence (a later one carries no phonemes) join inside the speech; sentences
-			// join at a pause.
+			// A click is a step between the last sample of one chunk and the first of the next
+			// much larger than the signal's own sample-to-sample movement.
 			prev := chunks[i-1].PCM
-			step := math.Abs(float64(c.PCM[0] - prev[len(prev)-1]))
-			if c.Phonemes == "" {
-				if move := movement(prev[len(prev)-240:]); step > 0.02+3*move {
-					t.Errorf("join %d→%d inside a sentence jumps by %.3f where the speech moves %.3f a sample", i-1, i, step, move)
-				}
-			} else {
-				if step > 0.05 {
-					t.Errorf("join %d→%d jumps by %.3f", i-1, i, step)
-				}
-				if edge := edgeRMS(prev[len(prev)-1200:]) + edgeRMS(c.PCM[:1200]); edge > 0.05 {
-					t.Errorf("join %d→%d is not at a pause (edge rms %.3f)", i-1, i, edge)
-				}
+			if step := math.Abs(float64(c.PCM[0] - prev[len(prev)-1])); step > 0.05 {
+				t.Errorf("join %d→%d jumps by %.3f", i-1, i, step)
+			}
+			if edge := edgeRMS(prev[len(prev)-1200:]) + edgeRMS(c.PCM[:1200]); edge > 0.05 {
+				t.Errorf("join %d→%d is not at a pause (edge rms %.3f)", i-1, i, edge)
 			}
 		}
 		all = append(all, c.PCM...)
@@ -126,12 +116,3 @@ func levels(pcm []float32) (rms, peak float64) {
 }
 
 func edgeRMS(pcm []float32) float64 { r, _ := levels(pcm); return r }
-
-// movement is the mean absolute step between neighbouring samples of pcm.
-func movement(pcm []float32) float64 {
-	var sum float64
-	for i := 1; i < len(pcm); i++ {
-		sum += math.Abs(float64(pcm[i] - pcm[i-1]))
-	}
-	return sum / float64(max(1, len(pcm)-1))
-}

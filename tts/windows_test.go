@@ -100,7 +100,7 @@ func (s *windowSynth) Decode(ctx context.Context, _ int, f *model.Features, w mo
 
 func TestWindowsJoinIntoTheWholeSentence(t *testing.T) {
 	syn := &windowSynth{}
-	e := New(Config{}, wordChunkPhonemizer{n: 40}, syn, fakeVoices{})
+	e := New(Config{Windows: true}, wordChunkPhonemizer{n: 40}, syn, fakeVoices{})
 	defer e.Close()
 	if !e.windows {
 		t.Fatal("the engine does not decode a split model in windows")
@@ -177,7 +177,7 @@ func mustChunk(t *testing.T) chunk.Chunk {
 // decoder window, and the stream names the first word it did not hear.
 func TestCancelWithdrawsTheNextWindow(t *testing.T) {
 	syn := &windowSynth{gate: make(chan struct{})}
-	e := New(Config{}, wordChunkPhonemizer{n: 40}, syn, fakeVoices{})
+	e := New(Config{Windows: true}, wordChunkPhonemizer{n: 40}, syn, fakeVoices{})
 	defer e.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	var heard []string

@@ -47,6 +47,8 @@ var engineSettings = []setting{
 		Meaning: "intra-op threads spin between parallel sections: auto (only with a single slot), on or off"},
 	{Flag: "graph-opt", Env: "ORT_GRAPH_OPT", Default: "all", Meaning: "ONNX Runtime graph optimization level: none, basic, extended or all"},
 	{Flag: "max-text-chars", Env: "MAX_TEXT_CHARS", Default: 10000, Meaning: "longest accepted text in characters; 0 = unlimited"},
+	{Flag: "decoder-windows", Env: "DECODER_WINDOWS", Default: "auto",
+		Meaning: "hear each sentence whole and send its audio in decoder windows, where the model splits into predictor and decoder: first audio after one window, and the chunk settings above do not apply; auto (on with CUDA), on or off (docs/performance.md: on CPU the first audio comes at about 0.4x the time, heard a little worse)"},
 	{Flag: "first-chunk-max-ids", Env: "FIRST_CHUNK_MAX_IDS", Default: 0,
 		Meaning: "most phoneme ids in the first chunk (a longer first phrase is cut between words); 0 = the chunker's default, 80"},
 	{Flag: "first-chunk-min-ids", Env: "FIRST_CHUNK_MIN_IDS", Default: 0,

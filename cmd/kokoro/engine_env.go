@@ -32,5 +32,6 @@ func engineEnv(e tts.LoadConfig, maxQueueDepth int) map[string]string {
 		env("chunk-ramp"):          strconv.FormatFloat(e.Ramp, 'g', -1, 64),
 		env("first-chunk-at"):      e.FirstChunkAt.String(),
 		env("chunk-context"):       (*toggle)(&e.ChunkContext).String(),
+		env("decoder-windows"):     (*toggle)(&e.DecoderWindows).String(),
 	}
 }

@@ -45,6 +45,10 @@ type Slots struct {
 	// Aligns: the synthesizer can say where each id's audio lies, so that a chunk can be
 	// run with the words across its cuts (Options.Context).
 	Aligns bool
+	// Windows: the synthesizer hears a chunk whole and sends its audio window by window, so
+	// the first audio waits for one window whatever the chunk's length: every chunk is whole
+	// sentences up to model.MaxIDs, and the chunking settings do not apply.
+	Windows bool
 }
 
 // DefaultRamp lets each chunk after the first be up to three times the ids before it, until
@@ -81,6 +85,11 @@ const wholeMargin = 0.9
 //   - British voices start on a whole sentence, as the reference speaks it
 //     (docs/listening.md).
 func (p Policy) For(lang string, speed float64, s Slots) Options {
+	if s.Windows {
+		o := Options{Lang: lang, FirstChunkWholeSentence: true}
+		o.MaxChunkIDs = maxChunkIDs(model.MaxIDs, speed)
+		return o
+	}
 	british := phonemize.IsBritish(lang)
 	o := Options{Policy: p, Lang: lang, Context: s.Aligns && p.ChunkContext != model.ToggleOff && s.Idle}
 	o.Ramp = max(p.Ramp, 0)
@@ -94,12 +103,7 @@ func (p Policy) For(lang string, speed float64, s Slots) Options {
 			o.Ramp = DefaultRamp
 		}
 	}
-	if o.MaxChunkIDs <= 0 || o.MaxChunkIDs > model.MaxIDs {
-		o.MaxChunkIDs = model.MaxIDs
-	}
-	if speed < 1 {
-		o.MaxChunkIDs = max(1, int(float64(o.MaxChunkIDs)*speed))
-	}
+	o.MaxChunkIDs = maxChunkIDs(o.MaxChunkIDs, speed)
 	if s.Backlogged {
 		o.FirstChunkMaxIDs, o.FirstChunkMinIDs, o.FirstChunkAt = o.MaxChunkIDs, model.MaxIDs, FirstAtPunctuation
 	}
@@ -111,4 +115,16 @@ func (p Policy) For(lang string, speed float64, s Slots) Options {
 	}
 	o.FirstChunkWholeSentence = british
 	return o
+}
+
+// maxChunkIDs is the bound on a chunk's ids at speed: at most model.MaxIDs, shrunk by a speed
+// under 1, at which the same ids make longer audio and the model's memory and time grow with it.
+func maxChunkIDs(n int, speed float64) int {
+	if n <= 0 || n > model.MaxIDs {
+		n = model.MaxIDs
+	}
+	if speed < 1 {
+		n = max(1, int(float64(n)*speed))
+	}
+	return n
 }

@@ -77,6 +77,9 @@ type Model struct {
 	outputs  []string // what each run fetches: the audio, then the durations if any
 	// noAlign: the sessions fetch a duration output that Open found not to match the audio.
 	noAlign bool
+	// split, when set, runs the model as its predictor and decoder (Predict, Decode), and
+	// sessions is empty.
+	split *splitSessions
 }
 
 // ErrSlot reports a slot index outside the pool.
@@ -138,7 +141,7 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 			m.Close()
 			return nil, err
 		}
-		s, used, err := newSession(cfg, data, io, provider, n, len(threads) > 1 && n != cfg.Lone, log)
+		s, used, err := newSession(cfg, data, sessionNames{io.inputNames(), io.outputNames()}, provider, n, len(threads) > 1 && n != cfg.Lone, log)
 		if err != nil {
 			m.Close()
 			return nil, err
@@ -170,7 +173,16 @@ func Open(ctx context.Context, cfg Config) (*Model, error) {
 				"copies tensors between device and host; use the fp32 or fp16 export (KOKORO_MODEL_VARIANT)", "ops", ops)
 		}
 	}
-	log.Info("model loaded", "path", cfg.Path, "io", io.String(), "provider", string(provider),
+	if m.info.IO.Duration != "" {
+		if err := m.splitModel(ctx, cfg, data, threads, log); err != nil {
+			if ctx.Err() != nil {
+				m.Close()
+				return nil, ctx.Err()
+			}
+			log.Warn("the model runs whole: its predictor and decoder could not be split", "reason", err.Error())
+		}
+	}
+	log.Info("model loaded", "path", cfg.Path, "split", m.split != nil, "io", io.String(), "provider", string(provider),
 		"slots", len(threads), "threads", threads, "onnxruntime", m.info.Runtime)
 	return m, nil
 }
@@ -193,7 +205,7 @@ func slotThreads(cfg Config) ([]int, error) {
 	return out, nil
 }
 
-func newSession(cfg Config, data []byte, io IO, p Provider, threads int, shared bool, log *slog.Logger) (*ort.DynamicAdvancedSession, Provider, error) {
+func newSession(cfg Config, data []byte, names sessionNames, p Provider, threads int, shared bool, log *slog.Logger) (*ort.DynamicAdvancedSession, Provider, error) {
 	opts, err := ort.NewSessionOptions()
 	if err != nil {
 		return nil, p, fmt.Errorf("session options: %w", err)
@@ -220,16 +232,16 @@ func newSession(cfg Config, data []byte, io IO, p Provider, threads int, shared 
 	}
 	var s *ort.DynamicAdvancedSession
 	if data != nil {
-		s, err = ort.NewDynamicAdvancedSessionWithONNXData(data, io.inputNames(), io.outputNames(), opts)
+		s, err = ort.NewDynamicAdvancedSessionWithONNXData(data, names.in, names.out, opts)
 	} else {
-		s, err = ort.NewDynamicAdvancedSession(cfg.Path, io.inputNames(), io.outputNames(), opts)
+		s, err = ort.NewDynamicAdvancedSession(cfg.Path, names.in, names.out, opts)
 	}
 	if err != nil {
 		if used == ProviderCUDA && p == ProviderAuto {
 			log.Warn("cuda session failed, running on cpu", "reason", err.Error())
 			cpu := cfg
 			cpu.Provider = ProviderCPU
-			return newSession(cpu, data, io, ProviderCPU, threads, shared, log)
+			return newSession(cpu, data, names, ProviderCPU, threads, shared, log)
 		}
 		return nil, p, fmt.Errorf("create session for %s: %w", cfg.Path, err)
 	}
@@ -251,7 +263,7 @@ func cudaProviderShipped(ortLib string) bool {
 func (m *Model) Info() Info { return m.info }
 
 // Slots is the number of independent sessions.
-func (m *Model) Slots() int { return len(m.sessions) }
+func (m *Model) Slots() int { return m.info.Slots }
 
 // SlotThreads is each slot's intra-op thread count, so a scheduler can share the cores out.
 func (m *Model) SlotThreads() []int { return slices.Clone(m.info.SlotThreads) }
@@ -299,60 +311,29 @@ func (m *Model) SynthesizeAligned(ctx context.Context, slot int, ids []int64, st
 // run synthesizes one chunk and returns its audio and, when the session fetches them, the
 // frames each padded token lasts.
 func (m *Model) run(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, []int64, error) {
-	if err := ctx.Err(); err != nil {
+	if m.split != nil {
+		f, err := m.Predict(ctx, slot, ids, style, speed)
+		if err != nil {
+			return nil, nil, err
+		}
+		pcm, err := m.Decode(ctx, slot, f, Window{To: f.Frames})
+		if err != nil {
+			return nil, nil, err
+		}
+		frames := make([]int64, len(f.Spans))
+		for i, s := range f.Spans {
+			frames[i] = int64(s / FrameSamples)
+		}
+		return pcm, frames, nil
+	}
+	ins, free, err := m.inputs(ctx, slot, ids, style, speed)
+	if err != nil {
 		return nil, nil, err
 	}
-	if slot < 0 || slot >= len(m.sessions) {
-		return nil, nil, fmt.Errorf("%w: %d of %d", ErrSlot, slot, len(m.sessions))
-	}
-	if len(ids) == 0 || len(ids) > MaxIDs {
-		return nil, nil, fmt.Errorf("chunk has %d phoneme ids, want 1..%d", len(ids), MaxIDs)
-	}
-	if len(style) != StyleDim {
-		return nil, nil, fmt.Errorf("style has %d values, want %d", len(style), StyleDim)
-	}
-	padded := make([]int64, 0, len(ids)+2)
-	padded = append(append(append(padded, 0), ids...), 0)
-	tokens, err := ort.NewTensor(ort.NewShape(1, int64(len(padded))), padded)
-	if err != nil {
-		return nil, nil, fmt.Errorf("tokens tensor: %w", err)
-	}
-	defer tokens.Destroy()
-	styleT, err := ort.NewTensor(ort.NewShape(1, StyleDim), append([]float32(nil), style...))
-	if err != nil {
-		return nil, nil, fmt.Errorf("style tensor: %w", err)
-	}
-	defer styleT.Destroy()
-	var speedT ort.Value
-	if m.info.IO.SpeedInt32 {
-		t, err := ort.NewTensor(ort.NewShape(1), []int32{int32(math.Round(float64(speed)))})
-		if err != nil {
-			return nil, nil, fmt.Errorf("speed tensor: %w", err)
-		}
-		speedT = t
-	} else {
-		t, err := ort.NewTensor(ort.NewShape(1), []float32{speed})
-		if err != nil {
-			return nil, nil, fmt.Errorf("speed tensor: %w", err)
-		}
-		speedT = t
-	}
-	defer speedT.Destroy()
-
-	ro, err := ort.NewRunOptions()
-	if err != nil {
-		return nil, nil, fmt.Errorf("run options: %w", err)
-	}
-	defer ro.Destroy()
-	stop := context.AfterFunc(ctx, func() { _ = ro.Terminate() })
-	defer stop()
-
+	defer free()
 	outs := make([]ort.Value, len(m.outputs))
-	if err := m.sessions[slot].RunWithOptions([]ort.Value{tokens, styleT, speedT}, outs, ro); err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		return nil, nil, fmt.Errorf("run model: %w", err)
+	if err := m.exec(ctx, m.sessions[slot], ins, outs); err != nil {
+		return nil, nil, err
 	}
 	for _, o := range outs {
 		defer o.Destroy()
@@ -372,6 +353,84 @@ func (m *Model) run(ctx context.Context, slot int, ids []int64, style []float32,
 	return pcm, append([]int64(nil), frames.GetData()...), nil
 }
 
+// checkSlot reports a cancelled ctx or a slot outside the pool.
+func (m *Model) checkSlot(ctx context.Context, slot int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if slot < 0 || slot >= m.info.Slots {
+		return fmt.Errorf("%w: %d of %d", ErrSlot, slot, m.info.Slots)
+	}
+	return nil
+}
+
+// inputs makes the model's three input tensors for one run; free releases them.
+func (m *Model) inputs(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]ort.Value, func(), error) {
+	if err := m.checkSlot(ctx, slot); err != nil {
+		return nil, nil, err
+	}
+	if len(ids) == 0 || len(ids) > MaxIDs {
+		return nil, nil, fmt.Errorf("chunk has %d phoneme ids, want 1..%d", len(ids), MaxIDs)
+	}
+	if len(style) != StyleDim {
+		return nil, nil, fmt.Errorf("style has %d values, want %d", len(style), StyleDim)
+	}
+	var vals []ort.Value
+	free := func() {
+		for _, v := range vals {
+			v.Destroy()
+		}
+	}
+	padded := make([]int64, 0, len(ids)+2)
+	padded = append(append(append(padded, 0), ids...), 0)
+	tokens, err := ort.NewTensor(ort.NewShape(1, int64(len(padded))), padded)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tokens tensor: %w", err)
+	}
+	vals = append(vals, tokens)
+	styleT, err := ort.NewTensor(ort.NewShape(1, StyleDim), append([]float32(nil), style...))
+	if err != nil {
+		free()
+		return nil, nil, fmt.Errorf("style tensor: %w", err)
+	}
+	vals = append(vals, styleT)
+	var speedT ort.Value
+	if m.info.IO.SpeedInt32 {
+		speedT, err = ort.NewTensor(ort.NewShape(1), []int32{int32(math.Round(float64(speed)))})
+	} else {
+		speedT, err = ort.NewTensor(ort.NewShape(1), []float32{speed})
+	}
+	if err != nil {
+		free()
+		return nil, nil, fmt.Errorf("speed tensor: %w", err)
+	}
+	vals = append(vals, speedT)
+	return vals, free, nil
+}
+
+// exec runs one session; cancelling ctx terminates the run inside ONNX Runtime.
+func (m *Model) exec(ctx context.Context, s *ort.DynamicAdvancedSession, ins, outs []ort.Value) error {
+	ro, err := ort.NewRunOptions()
+	if err != nil {
+		return fmt.Errorf("run options: %w", err)
+	}
+	defer ro.Destroy()
+	stop := context.AfterFunc(ctx, func() { _ = ro.Terminate() })
+	defer stop()
+	if err := s.RunWithOptions(ins, outs, ro); err != nil {
+		for _, o := range outs {
+			if o != nil {
+				o.Destroy()
+			}
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("run model: %w", err)
+	}
+	return nil
+}
+
 // Warmup runs every slot once so the first request does not pay for lazy initialisation.
 func (m *Model) Warmup(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
@@ -380,7 +439,7 @@ func (m *Model) Warmup(ctx context.Context) (time.Duration, error) {
 		ids[i] = int64(43 + i%26) // ordinary Latin phoneme symbols
 	}
 	style := make([]float32, StyleDim)
-	for s := range m.sessions {
+	for s := range m.info.Slots {
 		if _, err := m.Synthesize(ctx, s, ids, style, 1); err != nil {
 			return time.Since(start), fmt.Errorf("warm-up slot %d: %w", s, err)
 		}
@@ -397,5 +456,8 @@ func (m *Model) Close() error {
 		}
 	}
 	m.sessions = nil
+	if m.split != nil {
+		errs = append(errs, m.split.close())
+	}
 	return errors.Join(errs...)
 }

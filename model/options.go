@@ -30,6 +30,9 @@ func ParseToggle(s string) (Toggle, error) {
 	return ToggleAuto, fmt.Errorf("%q: want auto, on or off", s)
 }
 
+// Or is t's value where it is on or off, else def.
+func (t Toggle) Or(def bool) bool { return t.or(def) }
+
 func (t Toggle) or(def bool) bool {
 	switch t {
 	case ToggleOn:

@@ -36,6 +36,11 @@ type LoadConfig struct {
 	chunk.Policy
 	DefaultVoice string // voice of a request that names none; "" = api.DefaultVoice
 	Espeak       string // espeak-ng for unknown words: "" = from PATH, "off", or a path
+	// DecoderWindows sends a sentence's audio in decoder windows (Config.Windows) where the
+	// model splits into predictor and decoder: auto = on CUDA, where the windows' margins
+	// cost little; on CPU their audio was measured a little worse than the whole decode's
+	// (docs/performance.md), so there it is a choice of earlier first audio.
+	DecoderWindows model.Toggle
 	// PreloadLangs are languages whose dictionaries are read during the warm-up rather than
 	// by their first request (Japanese: about 5 s and 141 MB; Mandarin: 1 s and 36 MB).
 	PreloadLangs []string
@@ -107,6 +112,7 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 		DefaultVoice: c.DefaultVoice,
 		MaxTextChars: c.MaxTextChars,
 		Policy:       policy,
+		Windows:      c.DecoderWindows.Or(m.Info().Provider == model.ProviderCUDA),
 		Cores:        cores,
 		Observer:     c.Observer,
 	}, chunk.Chunker{Reader: ph}, m, voices)

@@ -26,8 +26,11 @@ type job struct {
 	style         []float32
 	speed         float32
 	ready         time.Time
-	index         int // position in the heap; -1 once taken
-	done          chan result
+	// window, when set, makes the job a decoder window of a split model (Splitter) instead
+	// of a whole run of ids.
+	window *window
+	index  int // position in the heap; -1 once taken
+	done   chan result
 }
 
 type result struct {
@@ -37,6 +40,7 @@ type result struct {
 	queueWait time.Duration
 	slot      int
 	err       error
+	win       *windowResult // a window job's features and place
 }
 
 // jobHeap orders jobs by the latest time they can start and still meet their deadline.
@@ -141,7 +145,11 @@ func (s *scheduler) submit(j *job) error {
 	s.seq++
 	j.seq = s.seq
 	j.ready = time.Now()
-	j.startBy = j.deadline.Add(-s.est.expect(len(j.ids), j.speed, slices.Min(s.threads)))
+	if j.window != nil {
+		j.startBy = j.deadline.Add(-s.est.expectWindow(j.window, slices.Min(s.threads)))
+	} else {
+		j.startBy = j.deadline.Add(-s.est.expect(len(j.ids), j.speed, slices.Min(s.threads)))
+	}
 	j.done = make(chan result, 1)
 	heap.Push(&s.queue, j)
 	s.reportDepth()
@@ -289,8 +297,16 @@ func (s *scheduler) worker(slot int) {
 			r = result{err: err, slot: slot}
 		} else {
 			start := time.Now()
-			pcm, bounds, err := s.synthesize(j, slot)
-			r = result{pcm: pcm, bounds: bounds, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
+			var pcm []float32
+			var bounds idBounds
+			var win *windowResult
+			var err error
+			if j.window != nil {
+				pcm, win, err = s.runWindow(j, slot)
+			} else {
+				pcm, bounds, err = s.synthesize(j, slot)
+			}
+			r = result{pcm: pcm, bounds: bounds, win: win, err: err, slot: slot, modelTime: time.Since(start), queueWait: start.Sub(j.ready)}
 			if err == nil {
 				if s.observer != nil {
 					s.observer.ChunkDone(slot, r.modelTime, r.queueWait, time.Duration(len(pcm))*time.Second/api.SampleRate)
@@ -298,7 +314,9 @@ func (s *scheduler) worker(slot int) {
 			}
 		}
 		s.mu.Lock()
-		if r.err == nil {
+		if r.err == nil && r.win != nil {
+			s.est.observeWindow(r.win.frames, s.threads[slot], r.modelTime)
+		} else if r.err == nil {
 			s.est.observe(len(j.ids), j.speed, s.threads[slot], r.modelTime)
 		}
 		s.busy[slot] = false
@@ -365,12 +383,52 @@ func (s *scheduler) close() {
 type estimator struct {
 	perUnit map[int]time.Duration // by slot threads: model time per (id + chunk.OverheadIDs) at speed 1
 	audio   time.Duration         // audio per id at speed 1, as played; 0 until observed
+	// perFrame is, by slot threads, a decoder window's model time per frame decoded, margins
+	// included (a first window's predictor counted in).
+	perFrame map[int]time.Duration
 }
 
 // priorPerUnit is the guess before any chunk has run: 2 cores of a small CPU machine.
 const priorPerUnit = 30 * time.Millisecond
 
-func newEstimator() *estimator { return &estimator{perUnit: map[int]time.Duration{}} }
+func newEstimator() *estimator {
+	return &estimator{perUnit: map[int]time.Duration{}, perFrame: map[int]time.Duration{}}
+}
+
+// priorPerFrame is the guess before any window has run: one core of a small CPU machine.
+const priorPerFrame = 20 * time.Millisecond
+
+// frameTime is a decoder window's model time per frame on a slot of threads.
+func (e *estimator) frameTime(threads int) time.Duration {
+	if per, ok := e.perFrame[threads]; ok {
+		return per
+	}
+	for t, p := range e.perFrame {
+		return p * time.Duration(t) / time.Duration(threads)
+	}
+	return priorPerFrame
+}
+
+// expectWindow is a window job's expected model time: a first window's is not known before
+// its predictor has run, so it is taken at firstWindow and its lead.
+func (e *estimator) expectWindow(w *window, threads int) time.Duration {
+	n := (w.to - w.from) / model.FrameSamples
+	if w.feat == nil {
+		n = samples(firstWindow+firstLead) / model.FrameSamples
+	}
+	return e.frameTime(threads) * time.Duration(n+2*decodeMargin)
+}
+
+func (e *estimator) observeWindow(frames, threads int, took time.Duration) {
+	if frames <= 0 {
+		return
+	}
+	per := took / time.Duration(frames)
+	if old, ok := e.perFrame[threads]; ok {
+		per = (3*old + per) / 4
+	}
+	e.perFrame[threads] = per
+}
 
 func (e *estimator) expect(ids int, speed float32, threads int) time.Duration {
 	if speed <= 0 {
@@ -411,4 +469,16 @@ func (e *estimator) observeAudio(ids int, speed float32, played time.Duration) {
 		a = (3*e.audio + a) / 4
 	}
 	e.audio = a
+}
+
+// frameTime is a decoder window's expected model time per frame for a request: on the widest
+// slot while it is the only one speaking, else on the narrowest.
+func (s *scheduler) frameTime() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	threads := slices.Min(s.threads)
+	if s.streams <= 1 && len(s.queue) == 0 && s.running == 0 {
+		threads = slices.Max(s.threads)
+	}
+	return s.est.frameTime(threads)
 }

@@ -108,6 +108,10 @@ type Config struct {
 	// Policy is how requests are cut into chunks (chunk.Policy.For, by what the slots show).
 	chunk.Policy
 	TTFABTarget time.Duration // deadline of a new request's first chunk; 0 = 300ms
+	// Windows hears each sentence whole and sends its audio in decoder windows, where the
+	// synthesizer splits (Splitter): first audio after the predictor and one window instead
+	// of a whole chunk; the chunking Policy then does not apply.
+	Windows bool
 	// Cores is the number of cores the model slots share: with slots of different widths, a
 	// slot runs only when its threads fit in the cores left (see the scheduler). 0 = each
 	// slot has cores of its own.

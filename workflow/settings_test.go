@@ -54,6 +54,7 @@ func TestFingerprintCoversEverySetting(t *testing.T) {
 		"first-chunk-min-ids": func(c *tts.LoadConfig) { c.FirstChunkMinIDs = 8 },
 		"first-chunk-at":      func(c *tts.LoadConfig) { c.FirstChunkAt = chunk.FirstAtWord },
 		"chunk-context":       func(c *tts.LoadConfig) { c.ChunkContext = model.ToggleOff },
+		"decoder-windows":     func(c *tts.LoadConfig) { c.DecoderWindows = model.ToggleOn },
 		"max-chunk-ids":       func(c *tts.LoadConfig) { c.MaxChunkIDs = 300 },
 		"chunk-ramp":          func(c *tts.LoadConfig) { c.Ramp = 2 },
 		"default-voice":       func(c *tts.LoadConfig) { c.DefaultVoice = "am_adam" },

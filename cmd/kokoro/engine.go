@@ -32,6 +32,7 @@ func addEngineFlags(cmd *cobra.Command, c *tts.LoadConfig) {
 	bindValue(f, (*toggle)(&c.Session.Spinning), "spinning")
 	bindString(f, &c.Session.GraphOpt, "graph-opt")
 	bindInt(f, &c.MaxTextChars, "max-text-chars")
+	bindValue(f, (*toggle)(&c.DecoderWindows), "decoder-windows")
 	bindInt(f, &c.FirstChunkMaxIDs, "first-chunk-max-ids")
 	bindInt(f, &c.FirstChunkMinIDs, "first-chunk-min-ids")
 	bindValue(f, (*firstAt)(&c.FirstChunkAt), "first-chunk-at")

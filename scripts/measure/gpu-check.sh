@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU path on a machine with an NVIDIA GPU, in a few minutes: the model-only limit with 1, 2
 # and 4 CUDA slots on one device (`kokoro tune --model-only`), then a short Q_max ladder of the
-# server on CUDA (`kokoro bench qmax --self`, rung by rung), printed as one table.
+# server on CUDA (`kokoro bench qmax --self`, rung by rung: the decoder in windows where the
+# model splits, as it does on CPU), printed as one table.
 #
 #   scripts/measure/gpu-check.sh [--ladder 1,4,16,32] [--hold 30s] [--window 20s] [--out DIR]
 #
@@ -51,6 +52,8 @@ bin/kokoro tune --model-only --provider cuda --shapes '1;1,1;1,1,1,1' --texts te
   --voice af_heart --hold "$window" >"$out/model-only.txt" 2>"$out/model-only.log" ||
   { log "tune failed:"; tail -20 "$out/model-only.log" >&2; exit 1; }
 grep -i "quantized model on cuda" "$out/model-only.log" >&2 || true
+# The server decodes in windows only where the model split into predictor and decoder at load.
+echo "decoder windows: $(grep -o '"split":[a-z]*' "$out/model-only.log" | head -1 | cut -d: -f2)" | tee -a "$out/host.txt" >&2
 IFS=, read -ra rungs <<< "$ladder"
 for n in "${rungs[@]}"; do
   dir=$out/runs/kokoro-cuda/n$n

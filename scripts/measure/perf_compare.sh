@@ -12,7 +12,8 @@
 # the adaptive shape and the short first phrase: one 2-thread slot, a first chunk of up to 80
 # ids ending at punctuation only after 80, later chunks ramped 3×), kokoro-phrase, kokoro-word and
 # kokoro-auto (the defaults with --first-chunk-at phrase, word or auto), kokoro-ts (the defaults,
-# asking for word timestamps), kokoro-ws and kokoro-ws-ts (the WebSocket protocol without and
+# asking for word timestamps), kokoro-windows (the defaults with --decoder-windows on),
+# kokoro-ws and kokoro-ws-ts (the WebSocket protocol without and
 # with them), fastkokoro (0.7.0, its
 # /v1/audio/speech with stream true, its defaults) and kokoro-onnx (0.6.1 behind one lock,
 # scripts/peers/peer_kokoro_onnx.py). The peers come from scripts/setup/requirements-peers.txt in the
@@ -106,6 +107,7 @@ run_rung() { # system n
     kokoro-phrase|kokoro-word|kokoro-auto) args=(--self --first-chunk-at "${1#kokoro-}") ;;
     kokoro-2x1) args=(--self --slots 2 --threads 1) ;;
     kokoro-ts) args=(--self --word-timestamps) ;;
+    kokoro-windows) args=(--self --decoder-windows on) ;;
     kokoro-ws) args=(--self --transport ws) ;;
     kokoro-ws-ts) args=(--self --transport ws --word-timestamps) ;;
     fastkokoro) args=(--url http://127.0.0.1:18951 --transport openai --server-metrics off --model-name fastkokoro) ;;

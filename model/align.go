@@ -68,35 +68,15 @@ type graphNode struct {
 	outputs []string
 }
 
-// graphNodes reads the nodes of the main graph of an ONNX model (ModelProto.graph = 7,
-// GraphProto.node = 1; NodeProto input = 1, output = 2, op_type = 4).
+// graphNodes reads the nodes of the main graph of an ONNX model.
 func graphNodes(model []byte) ([]graphNode, error) {
-	var nodes []graphNode
-	var errs []error
-	err := pbField(model, func(f int, _ uint64, g []byte) {
-		if f != 7 {
-			return
-		}
-		errs = append(errs, pbField(g, func(f int, _ uint64, nb []byte) {
-			if f != 1 {
-				return
-			}
-			var n graphNode
-			errs = append(errs, pbField(nb, func(f int, _ uint64, s []byte) {
-				switch f {
-				case 1:
-					n.inputs = append(n.inputs, string(s))
-				case 2:
-					n.outputs = append(n.outputs, string(s))
-				case 4:
-					n.op = string(s)
-				}
-			}))
-			nodes = append(nodes, n)
-		}))
-	})
-	if err := errors.Join(append(errs, err)...); err != nil {
+	g, err := modelGraph(model)
+	if err != nil {
 		return nil, err
+	}
+	nodes := make([]graphNode, len(g.nodes))
+	for i, n := range g.nodes {
+		nodes[i] = graphNode{op: n.op, inputs: n.inputs, outputs: n.outputs}
 	}
 	return nodes, nil
 }

@@ -163,6 +163,26 @@ func parseGraph(g []byte) (*graphParts, error) {
 	return p, nil
 }
 
+// modelGraph reads the main graph of an ONNX model (ModelProto.graph = 7). A graph field that
+// occurs more than once is one graph, merged (withOutput relies on it); the bodies of a
+// message's parts, concatenated, are that merge.
+func modelGraph(model []byte) (*graphParts, error) {
+	fields, err := pbFields(model)
+	if err != nil {
+		return nil, err
+	}
+	var body []byte
+	for _, f := range fields {
+		if f.field == 7 {
+			body = append(body, f.data...)
+		}
+	}
+	if body == nil {
+		return nil, errors.New("no graph")
+	}
+	return parseGraph(body)
+}
+
 // graphIndex answers the split's questions about a graph's wiring.
 type graphIndex struct {
 	g         *graphParts
@@ -244,18 +264,7 @@ func splitGraph(model []byte, audio, style, durations string) (*split, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A graph field that occurs more than once is one graph, merged (withOutput relies on
-	// it); the bodies of a message's parts, concatenated, are that merge.
-	var body []byte
-	for _, f := range fields {
-		if f.field == 7 {
-			body = append(body, f.data...)
-		}
-	}
-	if body == nil {
-		return nil, errors.New("no graph")
-	}
-	g, err := parseGraph(body)
+	g, err := modelGraph(model)
 	if err != nil {
 		return nil, err
 	}

@@ -111,11 +111,12 @@ riff=$(od -An -tu4 -j4 -N4 "$work/openai2.wav" | tr -d ' ')
 curl -s --max-time 10 "$url/v1/models" | grep -q '"object":"list"' || fail "/v1/models"
 pass "OpenAI route: mp3 by default, Ogg Opus, FLAC, complete wav, /v1/models"
 
-check() { # method path body want-status want-error
+check() { # method path body want-status want-error: ours as "error", OpenAI's shape (/v1/*) as "code"
 	local out code
 	out=$(curl -s --max-time 30 -X "$1" -w '\n%{http_code}' ${3:+-d "$3"} "$url$2")
 	code=${out##*$'\n'}
-	[[ "$code" == "$4" && "$out" == *"\"error\":\"$5\""* ]] || fail "$1 $2 $3: got $code ${out%$'\n'*}, want $4 $5"
+	[[ "$code" == "$4" && ("$out" == *"\"error\":\"$5\""* || ("$2" == /v1/* && "$out" == *"\"code\":\"$5\""*)) ]] ||
+		fail "$1 $2 $3: got $code ${out%$'\n'*}, want $4 $5"
 	pass "$1 $2 → $4 $5"
 }
 check POST /invocations '{"text":""}' 400 empty_text

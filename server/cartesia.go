@@ -87,16 +87,9 @@ func newCartesia(*http.Request) (dialect, error) { return &cartesiaDialect{}, ni
 
 func (*cartesiaDialect) read(b []byte, unknownOK bool) ([]api.WSClientMessage, error) {
 	var in cartesiaRequest
-	err := decodeStrict(b, &in, unknownOK)
-	id := []api.WSClientMessage{{RequestID: in.ContextID}}
-	if checkRequestID(in.ContextID) != nil {
-		id[0].RequestID = ""
-	}
+	id, err := decodeContext(b, &in, &in.ContextID, unknownOK)
 	if err != nil {
 		return id, err
-	}
-	if err := checkRequestID(in.ContextID); err != nil {
-		return id, fmt.Errorf("context_id: %w", err)
 	}
 	if in.Cancel {
 		return []api.WSClientMessage{{Type: api.WSTypeCancel, RequestID: in.ContextID}}, nil
@@ -192,4 +185,22 @@ func errorStatus(code string) int {
 		return http.StatusInternalServerError
 	}
 	return http.StatusBadRequest
+}
+
+// decodeContext decodes a context socket's message b into v, whose context id ctxID points
+// into. It returns the message naming that context (no context where the id is invalid), for
+// the answer to an error to name it too, and an error for a bad message or context id.
+func decodeContext(b []byte, v any, ctxID *string, unknownOK bool) ([]api.WSClientMessage, error) {
+	err := decodeStrict(b, v, unknownOK)
+	id := []api.WSClientMessage{{RequestID: *ctxID}}
+	if checkRequestID(*ctxID) != nil {
+		id[0].RequestID = ""
+	}
+	if err != nil {
+		return id, err
+	}
+	if err := checkRequestID(*ctxID); err != nil {
+		return id, fmt.Errorf("context_id: %w", err)
+	}
+	return id, nil
 }

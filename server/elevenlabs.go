@@ -103,16 +103,9 @@ func newElevenLabs(r *http.Request) (dialect, error) {
 
 func (d *elevenLabsDialect) read(b []byte, unknownOK bool) ([]api.WSClientMessage, error) {
 	var in elevenLabsRequest
-	err := decodeStrict(b, &in, unknownOK)
-	id := []api.WSClientMessage{{RequestID: in.ContextID}}
-	if checkRequestID(in.ContextID) != nil {
-		id[0].RequestID = ""
-	}
+	id, err := decodeContext(b, &in, &in.ContextID, unknownOK)
 	if err != nil {
 		return id, err
-	}
-	if err := checkRequestID(in.ContextID); err != nil {
-		return id, fmt.Errorf("context_id: %w", err)
 	}
 	if in.CloseSocket {
 		return []api.WSClientMessage{{Type: api.WSTypeClose}}, nil

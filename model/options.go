@@ -31,9 +31,7 @@ func ParseToggle(s string) (Toggle, error) {
 }
 
 // Or is t's value where it is on or off, else def.
-func (t Toggle) Or(def bool) bool { return t.or(def) }
-
-func (t Toggle) or(def bool) bool {
+func (t Toggle) Or(def bool) bool {
 	switch t {
 	case ToggleOn:
 		return true
@@ -100,7 +98,7 @@ func (o SessionOptions) apply(opts *ort.SessionOptions, threads int, shared bool
 	if err := opts.SetInterOpNumThreads(1); err != nil {
 		return fmt.Errorf("inter-op threads: %w", err)
 	}
-	arena := o.CPUArena.or(true)
+	arena := o.CPUArena.Or(true)
 	if err := opts.SetCpuMemArena(arena); err != nil {
 		return fmt.Errorf("cpu memory arena: %w", err)
 	}
@@ -109,11 +107,11 @@ func (o SessionOptions) apply(opts *ort.SessionOptions, threads int, shared bool
 			return fmt.Errorf("shared arena: %w", err)
 		}
 	}
-	if err := opts.SetMemPattern(o.MemPattern.or(false)); err != nil {
+	if err := opts.SetMemPattern(o.MemPattern.Or(false)); err != nil {
 		return fmt.Errorf("memory pattern: %w", err)
 	}
 	spin := "0"
-	if o.Spinning.or(!shared) {
+	if o.Spinning.Or(!shared) {
 		spin = "1"
 	}
 	if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", spin); err != nil {

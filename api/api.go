@@ -23,6 +23,11 @@ const (
 	RouteDeepgramSpeak = "/v1/speak"
 )
 
+// EnvMaxQueueDepth is the container variable that bounds the requests a server holds (queued
+// and executing): the serve setting's variable, and what a plan writes into the container's
+// environment.
+const EnvMaxQueueDepth = "MAX_QUEUE_DEPTH"
+
 // Headers: the request id both ways, and the three a complete (stream:false) WAV carries.
 const (
 	HeaderAudioDur    = "X-Audio-Duration"

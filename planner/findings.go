@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/artifact"
 )
 
@@ -246,7 +247,7 @@ func invocationCeiling(p *Plan, q *artifact.Qmax) Finding {
 func queueDepth(p *Plan, q *artifact.Qmax) Finding {
 	f := Finding{Name: FindingQueueDepth}
 	th := p.Thresholds
-	if v, ok := q.Target.ContainerEnv["MAX_QUEUE_DEPTH"]; ok {
+	if v, ok := q.Target.ContainerEnv[api.EnvMaxQueueDepth]; ok {
 		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 && n <= th.QMax {
 			f.Verdict = VerdictWarn
 			f.Summary = fmt.Sprintf("the ladder ran with MAX_QUEUE_DEPTH=%d ≤ Q_max %d: the gate, not the instance, may have set Q_max", n, th.QMax)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/scaling"
 )
 
@@ -101,7 +102,7 @@ func buildDocuments(p *Plan) Documents {
 			ActionsEnabled:   true,
 			AlarmActions:     []string{StepPolicyARNPlaceholder},
 		},
-		ContainerEnv: map[string]string{"MAX_QUEUE_DEPTH": fmt.Sprint(th.QueueMaxDepth)},
+		ContainerEnv: map[string]string{api.EnvMaxQueueDepth: fmt.Sprint(th.QueueMaxDepth)},
 	}
 }
 
@@ -124,7 +125,7 @@ func proposalDocuments(p *Plan, c *Candidate) Documents {
 	d := Documents{
 		ScalableTarget: &ScalableTarget{ServiceNamespace: ServiceNamespace, ResourceID: resource, ScalableDimension: ScalableDimension,
 			MinCapacity: c.MinInstances, MaxCapacity: maxCap},
-		ContainerEnv: map[string]string{"MAX_QUEUE_DEPTH": fmt.Sprint(th.QueueMaxDepth)},
+		ContainerEnv: map[string]string{api.EnvMaxQueueDepth: fmt.Sprint(th.QueueMaxDepth)},
 	}
 	kind := strings.TrimPrefix(c.Kind, KindFloorPlus)
 	if c.Kind == KindFloor {

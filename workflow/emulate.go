@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -54,7 +55,7 @@ type Emulate struct {
 // and metric period, autoscaling (when asked for) with the plan's proposal at AWS's pace.
 func NewEmulate() Emulate {
 	return Emulate{
-		Listen: "127.0.0.1:8081", Endpoint: "kokoro-local", Variant: "AllTraffic", Region: "us-east-1",
+		Listen: "127.0.0.1:8081", Endpoint: "kokoro-local", Variant: "AllTraffic", Region: cmp.Or(os.Getenv("AWS_REGION"), "us-east-1"),
 		InvocationTimeout: emulate.DefaultInvocationTimeout, MetricPeriod: smruntime.MetricPeriod,
 		AutoscalePolicy: "proposal", TimeScale: 1,
 	}

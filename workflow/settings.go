@@ -117,7 +117,7 @@ func ServeSettings() []Setting {
 	return []Setting{
 		{Flag: "host", Env: "HOST", Default: "0.0.0.0", Meaning: "address to listen on"},
 		{Flag: "port", Env: "PORT", Default: 8080, Meaning: "port to listen on"},
-		{Flag: "max-queue-depth", Env: "MAX_QUEUE_DEPTH", Default: 0,
+		{Flag: "max-queue-depth", Env: api.EnvMaxQueueDepth, Default: 0,
 			Meaning: "requests in the system (queued + executing) before new ones get 503 queue_saturated; 0 = unbounded"},
 		{Flag: "max-request-age", Env: "MAX_REQUEST_AGE_S", Default: 56.0,
 			Meaning: "seconds after which a request_timestamp is stale (408); 0 = never"},

@@ -27,14 +27,8 @@ func newBenchQmaxCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "qmax",
 		Short: "Closed-loop concurrency ladder: find Q_max, the highest concurrency inside the TTFAB SLO",
-		Long: `At rung N exactly N workers each keep one request outstanding for --hold; only the trailing
---measure-window is measured, then the server idles for --settle. Q_max is the highest usable
-rung whose p95 time to first audio byte meets --slo-ms. Writes the artifact JSON, the raw
-per-request JSONL and a PNG plot into --out. Ctrl-C stops the ladder and writes a partial artifact.
-
-With --self the server runs in this process on a loopback port with the real model (the model
-flags --model, --slots, --threads, … apply), the quick way to size a machine.`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpQmax,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -59,12 +53,11 @@ flags --model, --slots, --threads, … apply), the quick way to size a machine.`
 	fl.DurationVar(&f.RequestTimeout, "request-timeout", f.RequestTimeout, "longest a single request may take before it counts as a transport error")
 	fl.BoolVar(&f.DryRun, "dry-run", f.DryRun, "print the schedule and the wall-clock estimate; touch no network")
 	fl.BoolVar(&f.Self, "self", f.Self, "start the server in-process on a loopback port and measure it")
-	q := workflow.LookupSetting("max-queue-depth")
-	fl.IntVar(&f.MaxQueueDepth, q.Flag, envInt(q.Env, q.Default.(int)), "with --self: admission bound of the server; 0 = unbounded (env "+q.Env+")")
+	bindScoped(fl, &f.MaxQueueDepth, "max-queue-depth", "with --self: ")
 	fl.StringVar(&f.ModelName, "model-name", f.ModelName, "model name in the artifact's file name")
 	fl.StringVar(&f.ServerBuild, "server-build", f.ServerBuild, "build of the measured server, part of the fingerprint (--self: this build)")
 	fl.StringVar(&f.ModelID, "model-id", f.ModelID, "identity of the served model file, part of the fingerprint (--self: its SHA-256)")
-	addEngineFlags(cmd, &f.Engine)
+	workflow.BindEngine(cmd.Flags(), &f.Engine)
 	addSageMakerFlags(fl, &f.SageMaker)
 	return cmd
 }

@@ -12,15 +12,8 @@ func newBenchReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay (--trace FILE | --shape SHAPE --from RPS --to RPS) [--url URL | --transport sagemaker-… --endpoint-name E]",
 		Short: "Send a traffic trace to a server or an endpoint open-loop and record every request",
-		Long: `Replay sends each request of a trace at its time, whatever the ones before it are doing, over
-any bench transport, and records every request: the real run beside ` + "`kokoro plan replay`" + `'s
-simulation of the same trace (same summary: share within --slo-ms, share shed, p95 time to
-first audio, minute by minute). Against ` + "`kokoro emulate --autoscale`" + ` the endpoint scales as
-the policy says, so the two can be compared. The trace flags are plan replay's.
-
-Writes bench-replay.json (the summary and the minutes) and bench-replay-requests.jsonl
-(every request) into --out.`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpBenchReplay,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},

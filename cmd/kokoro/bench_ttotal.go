@@ -13,17 +13,8 @@ func newBenchTTotalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ttotal --endpoint-name NAME --qmax FILE",
 		Short: "Time a forced scale-out of a SageMaker endpoint, stage by stage: T_total",
-		Long: `ttotal holds a probe load on the endpoint (the qmax artifact's transport, at its Q_max per
-instance by default), freezes autoscaling, raises DesiredInstanceCount by one, and times the
-stages: load_applied, desired_set (the clock starts), instance_logging (the new instance's first
-log event), container_started and the container's stage markers, in_service (CurrentInstanceCount
-rose), traffic_recovered (the probe's p95 TTFAB back under target for a whole window). The table
-lays the stages end to end: every second from load_applied to traffic_recovered is in exactly one
-interval, and the interval before desired_set is shown apart from T_total. The instance count and
-the scaling are restored on every exit (a state file lets ` + "`kokoro thaw`" + ` finish after a kill).
-Writes the ttotal artifact kokoro plan reads. It refuses a qmax artifact of another transport or
-configuration unless --allow-config-mismatch.`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpTTotal,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},

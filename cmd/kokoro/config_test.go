@@ -55,20 +55,6 @@ func TestDeprecatedFlagSpelling(t *testing.T) {
 	}
 }
 
-func TestEnvDuration(t *testing.T) {
-	for _, c := range []struct {
-		v    string
-		want string
-	}{{"", "25s"}, {"10", "10s"}, {"2.5", "2.5s"}, {"1m", "1m0s"}, {"soon", "25s"}, {"-3", "25s"}} {
-		t.Run(c.v, func(t *testing.T) {
-			t.Setenv("KOKORO_TEST_DURATION", c.v)
-			if got := envDuration("KOKORO_TEST_DURATION", 25e9).String(); got != c.want {
-				t.Errorf("%q: %s, want %s", c.v, got, c.want)
-			}
-		})
-	}
-}
-
 // --aws-timeout is bound from its row: its help is the row's, naming the variable, and the
 // variable sets its default.
 func TestAWSTimeoutIsItsRow(t *testing.T) {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/kokoro-sm/kokoro/workflow"
@@ -10,23 +8,12 @@ import (
 
 func newEmulateCmd() *cobra.Command {
 	f := workflow.NewEmulate()
-	f.Version, f.Region = version, envOr("AWS_REGION", f.Region)
+	f.Version = version
 	cmd := &cobra.Command{
 		Use:   "emulate",
 		Short: "Run a local SageMaker runtime in front of containers, to try a container and the bench before paying for an endpoint",
-		Long: `Serves the SageMaker runtime's wire protocol on one port: InvokeEndpoint and
-InvokeEndpointWithResponseStream over HTTP/1.1, InvokeEndpointWithBidirectionalStream over
-HTTP/2 cleartext (h2c). With --tls it serves HTTPS instead, HTTP/1.1 and HTTP/2 on the same
-port by ALPN, with a certificate signed by a local authority it keeps in --tls-dir and prints
-the path of: SDKs that speak HTTP/2 only over TLS (the official Python bidirectional-stream
-SDK) reach it that way. Requests go to the containers given by --container (any server on the
-SageMaker contract), or to --serve N servers this process starts with the real model (the model
-flags --model, --slots, --threads, … apply).
-
-Point any AWS SDK or kokoro bench at it with --aws-endpoint-url (or AWS_ENDPOINT_URL) and any
-credentials: requests must be signed for --region and the service "sagemaker", but the secret
-is not checked. See docs/emulator.md for what behaves like SageMaker and what does not.`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpEmulate,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -51,13 +38,6 @@ is not checked. See docs/emulator.md for what behaves like SageMaker and what do
 	fl.Float64Var(&f.TimeScale, "time-scale", f.TimeScale, "with --autoscale: multiply AWS's periods, cooldowns and the scale-out time by this (0.1 plays ten minutes in one)")
 	fl.DurationVar(&f.Provision, "provision", f.Provision, "with --autoscale: how long a new server takes to serve, before --time-scale (default: the plan's T_total)")
 	fl.StringVar(&f.TLSDir, "tls-dir", f.TLSDir, "where --tls keeps its certificate authority (default: the state directory's emulate-tls, see kokoro thaw --help)")
-	addEngineFlags(cmd, &f.Engine)
+	workflow.BindEngine(cmd.Flags(), &f.Engine)
 	return cmd
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }

@@ -20,17 +20,8 @@ func newEndpointDeployCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "deploy NAME --image URI --role ARN --instance-type TYPE",
 		Short: "Create the endpoint (model → endpoint config → endpoint), or update it in place to a new config",
-		Long: `Deploy creates a model from the image and its container environment, an endpoint config with
-one production variant, and the endpoint, then waits for InService, printing each step's time.
-Deploying the same settings again changes nothing; other settings make a new model and config
-and update the endpoint in place (SageMaker starts the new fleet, moves traffic, then retires the
-old one), after which the replaced config and model are deleted. --dry-run reads what exists and
-prints the calls it would make.
-
-The container environment comes from --env KEY=VALUE, the --slots/--threads/--max-queue-depth
-shortcuts and --container-env (the container-env.json that kokoro plan writes), later ones
-overriding earlier ones.`,
-		Args: cobra.ExactArgs(1),
+		Long:  workflow.HelpDeploy,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.Spec.Endpoint = args[0]
 			return f.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -78,11 +69,8 @@ func newEndpointDeleteCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete NAME",
 		Short: "Delete the endpoint, its endpoint config and model, and its autoscaling",
-		Long: `Delete deregisters the variant's scalable target (its scaling policies go with it) and kokoro's
-scale-in alarm, deletes the endpoint, waits until it is gone, then deletes its endpoint config and
-model and any older ones kokoro deployed for it. Missing pieces are skipped, so an interrupted
-delete can be run again.`,
-		Args: cobra.ExactArgs(1),
+		Long:  workflow.HelpDelete,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.Name = args[0]
 			return f.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr())

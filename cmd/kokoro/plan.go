@@ -11,16 +11,8 @@ func newPlanCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan --qmax FILE (--ttotal FILE | --assume-t-total S) --peak-rps N",
 		Short: "Derive an autoscaling policy from bench artifacts (touches no cloud)",
-		Long: `Plan turns a qmax artifact (and a ttotal artifact, or an assumed T_total) into
-thresholds, cooldowns, MAX_QUEUE_DEPTH and a fleet size from measured throughput (the
-arithmetic of docs/planner.md), then searches candidate policies (target tracking on
-ConcurrentRequestsPerModel or InvocationsPerInstance, step scaling, floors) for the
-cheapest whose share of requests refused in the surge is at most --max-refused, and
-writes its Application Auto Scaling / CloudWatch documents, with findings marked
-OK / WARN / STOP. Artifacts of the reference tool (tts-bench) are read as well.
-Exit status 1 when any finding is STOP (no policy documents are written then).
-` + "`kokoro plan replay`" + ` plays the policies against traffic.`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpPlan,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Run(cmd.OutOrStdout())
 		},

@@ -27,23 +27,8 @@ func newPlanReplayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay --qmax FILE (--ttotal FILE | --assume-t-total S) --peak-rps N [--trace FILE | --shape SHAPE]",
 		Short: "Replay the plan's policies against traffic in a simulation of the endpoint variant",
-		Long: `Replay makes the plan as ` + "`kokoro plan`" + ` does, then simulates the endpoint variant, request by
-request, under a traffic trace: each instance serves as the qmax artifact measured behind
-MAX_QUEUE_DEPTH, CloudWatch and Application Auto Scaling act on the policy, and new
-instances serve after the scale-out time the ttotal artifact measured (docs/replay.md).
-The reference arithmetic's policy and the proposal run on the same trace, side by side.
-
-Traffic: --trace FILE, a CSV of arrivals ("at_s[,chars]") or of rates ("t_s,rps"), or a
-built-in --shape:
-  step    --from rps until --at, then --to (default: surge × from)
-  ramp    --from rps until --at, rising to --to over --over
-  day     --from (trough) to --to (peak) and back over --length
-  bursts  --from rps with bursts to --to lasting --burst every --every
-By default: a step from the trough (--trough-rps) to surge × trough after 10 minutes.
-
-Writes replay.json (the summary, per-minute figures and scaling activities of each policy)
-and replay.png (the timeline) into --out, and with --requests every request (JSONL).`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpPlanReplay,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Run(cmd.OutOrStdout())
 		},

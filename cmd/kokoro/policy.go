@@ -30,11 +30,8 @@ func newPolicyApplyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apply --plan DIR",
 		Short: "Make the endpoint's autoscaling what the plan says (shows the differences first)",
-		Long: `apply registers the scalable target, puts the target-tracking policy, the step scale-in policy
-and its CloudWatch alarm (acting on that policy), and removes other policies on the variant. It
-prints every difference first; with none it calls nothing. --dry-run prints the calls. A target
-whose scaling is suspended (a bench run froze it) is refused.`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpPolicyApply,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Apply(cmd.Context(), cmd.OutOrStdout(), dryRun)
 		},
@@ -62,13 +59,8 @@ func newPolicyValidateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "validate --plan DIR [--probe --transport T --url U]",
 		Short: "Check the deployed policy against the plan; with --probe, drive load past the scale-out target and watch it act",
-		Long: `validate checks that the deployed policy matches the plan (no drift), that the endpoint is in
-service inside the target's limits, that the container's MAX_QUEUE_DEPTH is the plan's, and that
-the target-tracking policy's alarms exist. With --probe it holds a closed-loop load above the
-scale-out target (C_scale_max per instance × 1.5 by default) for --probe-duration and reports
-whether and when the scale-out alarm fired, the desired count rose and the new capacity came into
-service. Exit status 1 when a check fails or the probe saw no scale-out.`,
-		Args: cobra.NoArgs,
+		Long:  workflow.HelpPolicyValidate,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return f.Validate(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), p)
 		},

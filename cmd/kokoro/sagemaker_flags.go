@@ -14,7 +14,7 @@ func addSageMakerFlags(fl *pflag.FlagSet, f *workflow.SageMaker) {
 	addRuntimeFlags(fl, &f.Runtime)
 	addAWSFlags(fl, &f.AWS, "sagemaker-*: ")
 	fl.BoolVar(&f.Freeze, "freeze", f.Freeze, "sagemaker-*: suspend autoscaling and pin one instance for the ladder (restored on exit, or by kokoro thaw), watch the capacity, read CloudWatch's concurrency per rung and the fingerprint from the endpoint; --freeze=false measures through the runtime API alone (kokoro emulate without a control plane)")
-	fl.StringVar(&f.StateDir, "state-dir", f.StateDir, "sagemaker-*: directory of the freeze's state file (default: KOKORO_STATE_DIR, $XDG_STATE_HOME/kokoro or ~/.local/state/kokoro)")
+	bindScoped(fl, &f.StateDir, "state-dir", "sagemaker-*: ")
 	fl.StringVar(&f.InstanceType, "instance-type", f.InstanceType, "sagemaker-*: the endpoint's instance type for the artifact's fingerprint, when the endpoint is not read (--freeze=false)")
 	fl.StringVar(&f.ImageDigest, "image-digest", f.ImageDigest, "sagemaker-*: the container image digest for the fingerprint (sha256:…), when the endpoint does not report one")
 }

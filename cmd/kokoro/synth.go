@@ -21,7 +21,7 @@ func newSynthCmd() *cobra.Command {
 			return f.Run(cmd.Context(), cmd.InOrStdin(), cmd.ErrOrStderr())
 		},
 	}
-	addEngineFlags(cmd, &f.Engine)
+	workflow.BindEngine(cmd.Flags(), &f.Engine)
 	fl := cmd.Flags()
 	fl.StringVar(&f.Text, "text", "", "text to speak")
 	fl.StringVar(&f.File, "file", "", "file with the text to speak (- for stdin)")

@@ -66,38 +66,12 @@ func (f TTotal) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	out, errw := lockedPair(stdout, stderr)
-	if f.DryRun {
-		fmt.Fprintf(out, "dry run: nothing is called\n")
-		fmt.Fprintf(out, "1. probe %s over %s at %s in flight for %v (load_applied)\n", f.Endpoint, f.Transport, concurrencyText(f.Concurrency, q.QMax), f.Lead)
-		fmt.Fprintf(out, "2. record and suspend %s's autoscaling (state file in %s)\n", sagemaker.ResourceID(f.Endpoint, f.Variant), stateDir(f.StateDir))
-		fmt.Fprintf(out, "3. UpdateEndpointWeightsAndCapacities: DesiredInstanceCount + 1 (desired_set: the clock starts)\n")
-		fmt.Fprintf(out, "4. DescribeEndpoint every %v until CurrentInstanceCount rises (in_service, at most %v)\n", f.Poll, f.MaxWait)
-		fmt.Fprintf(out, "5. hold the probe until its p95 TTFAB stays under target for %v (traffic_recovered)\n", f.RecoverWindow)
-		fmt.Fprintf(out, "6. read the new instance's log stream in %s (instance_logging, stage markers)\n", sagemaker.LogGroup(f.Endpoint))
-		fmt.Fprintf(out, "7. restore the instance count and the autoscaling; write the ttotal artifact into %s\n", f.Out)
-		return nil
-	}
-
-	var stateFile string
-	ctx, stop := interruptContext(ctx, errw, func() string { return stateFile })
-	defer stop()
-	c, err := f.AWS.Control(ctx)
-	if err != nil {
-		return err
-	}
-	c.Poll = f.Poll
-	info, err := c.RequireInService(ctx, f.Endpoint, f.Variant)
-	if err != nil {
-		return err
-	}
-	v, _ := info.Variant(f.Variant)
-	target, err := c.EndpointTarget(ctx, f.Endpoint, f.Variant, f.Transport, f.ModelName)
-	if err != nil {
-		return err
-	}
+	var (
+		c         *sagemaker.Control
+		stateFile string
+	)
 	f.Probe.AWS, f.Probe.Endpoint, f.Probe.Variant = f.AWS, f.Endpoint, f.Variant
 	job := &scaleout.TTotalJob{
-		Cloud: ttotalCloud{c: c, endpoint: f.Endpoint, variant: f.Variant},
 		Freeze: func(ctx context.Context) (func(context.Context) error, error) {
 			stateFile = sagemaker.StatePath(stateDir(f.StateDir), c.Region, f.Endpoint, f.Variant)
 			frozen, err := c.Freeze(ctx, sagemaker.FreezeSpec{Endpoint: f.Endpoint, Variant: f.Variant, RestoreCount: true, StateFile: stateFile, Purpose: "bench ttotal"})
@@ -109,11 +83,11 @@ func (f TTotal) Run(ctx context.Context, stdout, stderr io.Writer) error {
 				return frozen.Thaw(ctx)
 			}, nil
 		},
+		FreezeSays: fmt.Sprintf(" (state file in %s); the new instance's log stream is read from %s", stateDir(f.StateDir), sagemaker.LogGroup(f.Endpoint)),
 		OpenProbe: func(ctx context.Context, n int) (bench.Transport, func(), error) {
 			return openProbe(ctx, f.Transport, f.Probe, n)
 		},
-		Qmax: q, QmaxFile: filepath.Base(f.Qmax), Target: target, AllowConfigMismatch: f.AllowConfigMismatch,
-		Current:  v.Current,
+		Qmax: q, QmaxFile: filepath.Base(f.Qmax), AllowConfigMismatch: f.AllowConfigMismatch,
 		Endpoint: f.Endpoint, Variant: f.Variant, Transport: f.Transport,
 		ProbeConcurrency: f.Concurrency, RecoveredMs: f.RecoveredMs, Voice: f.Voice,
 		PolicyLagBoundS: f.PolicyLag,
@@ -124,6 +98,30 @@ func (f TTotal) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		Provenance: func() artifact.Provenance { return artifact.NewProvenance(time.Now(), f.Version, os.Args) },
 		OutDir:     f.Out, Out: out, Log: errw,
 	}
+	if f.DryRun {
+		fmt.Fprintf(out, "dry run: nothing is called\n")
+		job.Plan(out)
+		return nil
+	}
+
+	ctx, stop := interruptContext(ctx, errw, func() string { return stateFile })
+	defer stop()
+	c, err = f.AWS.Control(ctx)
+	if err != nil {
+		return err
+	}
+	c.Poll = f.Poll
+	info, err := c.RequireInService(ctx, f.Endpoint, f.Variant)
+	if err != nil {
+		return err
+	}
+	v, _ := info.Variant(f.Variant)
+	job.Current = v.Current
+	job.Target, err = c.EndpointTarget(ctx, f.Endpoint, f.Variant, f.Transport, f.ModelName)
+	if err != nil {
+		return err
+	}
+	job.Cloud = ttotalCloud{c: c, endpoint: f.Endpoint, variant: f.Variant}
 	path, err := job.Run(ctx)
 	var interrupted *scaleout.InterruptedError
 	if errors.As(err, &interrupted) {
@@ -134,13 +132,6 @@ func (f TTotal) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(out, "artifact %s\n", path)
 	return nil
-}
-
-func concurrencyText(flag, qmax int) string {
-	if flag > 0 {
-		return fmt.Sprint(flag)
-	}
-	return fmt.Sprintf("Q_max (%d) × instances", qmax)
 }
 
 // ttotalCloud is the scale-out timer's view of one endpoint variant.

@@ -24,8 +24,10 @@ type TTotalJob struct {
 	Cloud Cloud
 	// Freeze suspends the variant's scaling and records what to restore; the thaw it returns
 	// puts the count and the scaling back. The job thaws exactly once, on every exit after a
-	// successful freeze, with a context of its own bounded by ThawTimeout.
-	Freeze func(ctx context.Context) (thaw func(context.Context) error, err error)
+	// successful freeze, with a context of its own bounded by ThawTimeout. FreezeSays ends
+	// the plan's line for it (where the record is kept).
+	Freeze     func(ctx context.Context) (thaw func(context.Context) error, err error)
+	FreezeSays string
 	// OpenProbe builds the transport the probe load runs over, with room for concurrency
 	// requests; close releases it.
 	OpenProbe func(ctx context.Context, concurrency int) (tr bench.Transport, close func(), err error)
@@ -108,80 +110,150 @@ func CheckPair(q *artifact.Qmax, target artifact.Target, endpoint string, allow 
 	return nil
 }
 
-// Run runs the job and returns the artifact's path. A run its context ended returns an
-// *InterruptedError and writes nothing.
+// Run runs the job and returns the artifact's path: the steps that Plan prints. A run its
+// context ended returns an *InterruptedError and writes nothing.
 func (j *TTotalJob) Run(ctx context.Context) (string, error) {
-	if err := CheckPair(j.Qmax, j.Target, j.Endpoint, j.AllowConfigMismatch); err != nil {
-		return "", err
-	}
-	size, err := Size(j.Qmax, j.Current, j.ProbeConcurrency, j.RecoveredMs)
-	if err != nil {
-		return "", err
-	}
-	tr, closeProbe, err := j.OpenProbe(ctx, size.Concurrency)
-	if err != nil {
-		return "", err
-	}
-	defer closeProbe()
-
-	thawFn, err := j.Freeze(ctx)
-	if err != nil {
-		return "", err
-	}
-	thawed := false
-	thaw := func() error {
-		if thawed {
-			return nil
+	r := &jobRun{j: j}
+	defer func() { _ = r.restore(ctx) }() // panics and early returns; the normal path restores below
+	before, after := r.steps()
+	for _, st := range before {
+		if err := st.do(ctx); err != nil {
+			return "", err
 		}
-		thawed = true
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ThawTimeout)
-		defer cancel()
-		return thawFn(tctx)
 	}
-	defer func() { _ = thaw() }() // panics and early returns; the normal path thaws below
-
 	fmt.Fprintf(j.Log, "ttotal: %s/%s, %d instance(s), probe %d in flight over %s, recovered at p95 ≤ %.0f ms\n",
-		j.Endpoint, j.Variant, max(1, j.Current), size.Concurrency, j.Transport, size.RecoveredMs)
+		j.Endpoint, j.Variant, max(1, j.Current), r.size.Concurrency, j.Transport, r.size.RecoveredMs)
 	cfg := j.Config
-	cfg.Probe = &Probe{Transport: tr, Concurrency: size.Concurrency, Voice: j.Voice}
-	cfg.RecoverTarget = time.Duration(size.RecoveredMs * float64(time.Millisecond))
+	cfg.Probe = &Probe{Transport: r.tr, Concurrency: r.size.Concurrency, Voice: j.Voice}
+	cfg.RecoverTarget = time.Duration(r.size.RecoveredMs * float64(time.Millisecond))
 	cfg.OnEvent = func(s string) { fmt.Fprintln(j.Log, s) }
 	res, runErr := Run(ctx, j.Cloud, cfg)
-	thawErr := thaw()
+	r.res = res
 	if runErr != nil {
-		err := errors.Join(runErr, thawErr)
+		err := errors.Join(runErr, r.restore(ctx))
 		if ctx.Err() != nil {
 			return "", &InterruptedError{Err: err}
 		}
 		return "", err
 	}
-	if thawErr != nil {
-		return "", thawErr
+	for _, st := range after {
+		if err := st.do(ctx); err != nil {
+			return "", err
+		}
 	}
+	return r.path, nil
+}
+
+// Plan writes the steps Run takes, one numbered line each, calling nothing: the dry run.
+func (j *TTotalJob) Plan(w io.Writer) {
+	before, after := (&jobRun{j: j}).steps()
+	n := 1
+	for _, st := range before {
+		fmt.Fprintf(w, "%d. %s\n", n, st.says)
+		n++
+	}
+	n = Plan(w, j.Config, true, n)
+	for _, st := range after {
+		fmt.Fprintf(w, "%d. %s\n", n, st.says)
+		n++
+	}
+}
+
+// jobRun is one run of a TTotalJob: the state its steps share.
+type jobRun struct {
+	j          *TTotalJob
+	size       Sizing
+	tr         bench.Transport
+	closeProbe func()
+	thaw       func(context.Context) error // nil until frozen, and once restored
+	res        Result
+	path       string
+}
+
+// steps are the job's steps before the scale-out's own (Run's) and after them.
+func (r *jobRun) steps() (before, after []step) {
+	j := r.j
+	probe := fmt.Sprintf("%d in flight", j.ProbeConcurrency)
+	if j.ProbeConcurrency == 0 {
+		probe = fmt.Sprintf("Q_max (%d) × the instances in service in flight", j.Qmax.QMax)
+	}
+	recovered := fmt.Sprintf("%.0f ms", j.RecoveredMs)
+	if j.RecoveredMs <= 0 {
+		recovered = "1.25 × the qmax p95 at the load per instance once one more serves"
+	}
+	before = []step{
+		{"check that the qmax artifact measured the configuration the endpoint runs (instance type, image digest, container environment)",
+			func(context.Context) error { return CheckPair(j.Qmax, j.Target, j.Endpoint, j.AllowConfigMismatch) }},
+		{fmt.Sprintf("open the probe over %s: %s, recovered at p95 ≤ %s", j.Transport, probe, recovered), r.openProbe},
+		{fmt.Sprintf("record and suspend %s/%s's autoscaling%s", j.Endpoint, j.Variant, j.FreezeSays), r.freeze},
+	}
+	after = []step{
+		{"restore the instance count and the autoscaling as recorded", r.restore},
+		{"write the ttotal artifact and its table into " + j.OutDir, r.write},
+	}
+	return before, after
+}
+
+func (r *jobRun) openProbe(ctx context.Context) error {
+	size, err := Size(r.j.Qmax, r.j.Current, r.j.ProbeConcurrency, r.j.RecoveredMs)
+	if err != nil {
+		return err
+	}
+	r.size = size
+	r.tr, r.closeProbe, err = r.j.OpenProbe(ctx, size.Concurrency)
+	return err
+}
+
+func (r *jobRun) freeze(ctx context.Context) error {
+	thaw, err := r.j.Freeze(ctx)
+	r.thaw = thaw
+	return err
+}
+
+// restore closes the probe and thaws the variant, once, with a context of its own bounded by
+// ThawTimeout, so that an interrupted run still puts the variant back.
+func (r *jobRun) restore(ctx context.Context) error {
+	if r.closeProbe != nil {
+		r.closeProbe()
+		r.closeProbe = nil
+	}
+	if r.thaw == nil {
+		return nil
+	}
+	thaw := r.thaw
+	r.thaw = nil
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ThawTimeout)
+	defer cancel()
+	return thaw(tctx)
+}
+
+func (r *jobRun) write(context.Context) error {
+	j := r.j
 	var prov artifact.Provenance
 	if j.Provenance != nil {
 		prov = j.Provenance()
 	}
-	a, err := res.Artifact(Meta{
+	a, err := r.res.Artifact(Meta{
 		Target:     j.Target,
 		Provenance: prov,
 		Trigger:    TriggerForceDesired, Pairs: j.Qmax.Ref(j.QmaxFile),
-		PolicyLagBoundS: j.PolicyLagBoundS, ProbeConcurrency: size.Concurrency,
-		P95ExpectedBeforeMs: size.ExpectedBeforeMs, P95RecoveredTargetMs: size.RecoveredMs,
+		PolicyLagBoundS: j.PolicyLagBoundS, ProbeConcurrency: r.size.Concurrency,
+		P95ExpectedBeforeMs: r.size.ExpectedBeforeMs, P95RecoveredTargetMs: r.size.RecoveredMs,
 	})
 	if err != nil {
-		return "", err
+		return err
 	}
 	tab, err := NewTable(a.Stages)
 	if err != nil {
-		return "", err
+		return err
 	}
 	if err := tab.Write(j.Out); err != nil {
-		return "", err
+		return err
 	}
 	fmt.Fprintf(j.Out, "T_total %.1f s measured, %.1f s with the %.0f s policy-lag bound (what kokoro plan sizes against)\n", a.MeasuredS, a.PlanningS, a.PolicyLagBoundS)
 	for _, n := range a.Notes {
 		fmt.Fprintln(j.Out, "note:", n)
 	}
-	return artifact.Write(j.OutDir, a)
+	r.path, err = artifact.Write(j.OutDir, a)
+	return err
 }

@@ -3,6 +3,7 @@ package scaleout
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,27 @@ func TestTTotalJobRestoresOnEveryExit(t *testing.T) {
 				t.Fatalf("artifact %+v", a)
 			}
 		})
+	}
+}
+
+// TestTTotalPlanCallsNothing: the dry run is the job's own steps in the order Run takes them,
+// naming the stages they clock, with no cloud, freeze or probe to call.
+func TestTTotalPlanCallsNothing(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	(&TTotalJob{Qmax: testQmax(3, 1, 2, 4), Endpoint: "tts", Variant: "AllTraffic", Transport: "http", OutDir: "out"}).Plan(&out)
+	plan := out.String()
+	last := -1
+	for _, s := range []string{"check that the qmax artifact", "open the probe over http: Q_max (3)", "suspend tts/AllTraffic's autoscaling",
+		artifact.StageLoadApplied, artifact.StageDesiredSet, artifact.StageInService, artifact.StageTrafficRecovered,
+		artifact.StageInstanceLogging, "restore the instance count", "artifact and its table into out"} {
+		at := strings.Index(plan, s)
+		if at <= last {
+			t.Fatalf("%q missing or out of order in the plan:\n%s", s, plan)
+		}
+		last = at
+	}
+	if n := strings.Count(plan, "\n"); !strings.HasPrefix(plan, "1. ") || !strings.Contains(plan, fmt.Sprintf("\n%d. ", n)) {
+		t.Errorf("the plan's %d lines are not numbered 1 to %d:\n%s", n, n, plan)
 	}
 }

@@ -3,6 +3,7 @@ package scaleout
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
@@ -101,80 +102,133 @@ type Result struct {
 
 // Run forces one scale-out: probe load (when configured) for Lead, DesiredInstanceCount + 1,
 // poll until the current count rises, hold the probe until its p95 recovers, then read the new
-// instance's log stream. It does not restore the count: the caller's freeze does, on every
-// exit path. When ctx ends, Run returns what it has with ctx's error.
+// instance's log stream: the steps that Plan prints. It does not restore the count: the
+// caller's freeze does, on every exit path. When ctx ends, Run returns what it has with ctx's
+// error.
 func Run(ctx context.Context, cloud Cloud, cfg Config) (Result, error) {
-	cfg = cfg.withDefaults()
-	say := func(format string, args ...any) {
-		if cfg.OnEvent != nil {
-			cfg.OnEvent(fmt.Sprintf(format, args...))
+	r := &runner{cloud: cloud, cfg: cfg.withDefaults(), stopProbe: func() {}}
+	r.res.Obs.Poll = r.cfg.Poll
+	defer func() { r.stopProbe() }()
+	for _, st := range r.steps(r.cfg.Probe != nil) {
+		if err := st.do(ctx); err != nil {
+			return r.res, err
 		}
 	}
-	var res Result
-	res.Obs.Poll = cfg.Poll
-	_, cur, status, err := cloud.Counts(ctx)
+	return r.res, nil
+}
+
+// Plan writes the steps Run takes with cfg, one line each, numbered from first; probe says
+// whether a probe load is held (its Probe may not be built yet). It returns the next number.
+func Plan(w io.Writer, cfg Config, probe bool, first int) int {
+	r := &runner{cfg: cfg.withDefaults()}
+	for _, st := range r.steps(probe) {
+		fmt.Fprintf(w, "%d. %s\n", first, st.says)
+		first++
+	}
+	return first
+}
+
+// step is one step of a run: what it does, in words, and doing it.
+type step struct {
+	says string
+	do   func(ctx context.Context) error
+}
+
+// runner is one run's state, shared by its steps.
+type runner struct {
+	cloud     Cloud
+	cfg       Config
+	res       Result
+	from      int      // instances in service before the trigger
+	before    []Stream // log streams before the trigger
+	stopProbe func()
+}
+
+func (r *runner) say(format string, args ...any) {
+	if r.cfg.OnEvent != nil {
+		r.cfg.OnEvent(fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *runner) steps(probe bool) []step {
+	cfg := r.cfg
+	steps := []step{{"DescribeEndpoint: the variant must be InService; list its instances' log streams", r.start}}
+	if probe {
+		steps = append(steps, step{fmt.Sprintf("hold the probe load for %v before the trigger (load_applied)", cfg.Lead), r.startProbe})
+	}
+	steps = append(steps,
+		step{"UpdateEndpointWeightsAndCapacities: DesiredInstanceCount + 1 (desired_set: the clock starts)", r.trigger},
+		step{fmt.Sprintf("DescribeEndpoint every %v until CurrentInstanceCount rises (in_service, at most %v)", cfg.Poll, cfg.MaxWait), r.awaitInService})
+	if probe {
+		steps = append(steps, step{fmt.Sprintf("hold the probe until its p95 TTFAB stays under the recovery target for %v, at most %v after in_service (traffic_recovered)", cfg.RecoverWindow, cfg.Hold), r.recover})
+	}
+	return append(steps, step{fmt.Sprintf("read the new instance's log stream, waiting up to %v for it (instance_logging, the container's stage markers)", cfg.LogWait),
+		func(ctx context.Context) error { return readLogs(ctx, r.cloud, r.cfg, r.before, &r.res) }})
+}
+
+func (r *runner) start(ctx context.Context) error {
+	_, cur, status, err := r.cloud.Counts(ctx)
 	if err != nil {
-		return res, err
+		return err
 	}
 	if status != "InService" {
-		return res, fmt.Errorf("endpoint is %s, not InService: a scale-out cannot be timed now", status)
+		return fmt.Errorf("endpoint is %s, not InService: a scale-out cannot be timed now", status)
 	}
-	res.From = cur
-	before, err := cloud.Streams(ctx)
-	if err != nil {
-		return res, err
-	}
+	r.from, r.res.From = cur, cur
+	r.before, err = r.cloud.Streams(ctx)
+	return err
+}
 
-	stopProbe := func() {}
-	if cfg.Probe != nil {
-		res.Obs.LoadApplied = cfg.Now()
-		stopProbe = cfg.Probe.Start(ctx)
-		say("probe: %d worker(s); holding %v before the trigger", cfg.Probe.Concurrency, cfg.Lead)
-		if err := cfg.Sleep(ctx, cfg.Lead); err != nil {
-			stopProbe()
-			return res, err
-		}
-	}
-	defer func() { stopProbe() }()
+func (r *runner) startProbe(ctx context.Context) error {
+	r.res.Obs.LoadApplied = r.cfg.Now()
+	r.stopProbe = r.cfg.Probe.Start(ctx)
+	r.say("probe: %d worker(s); holding %v before the trigger", r.cfg.Probe.Concurrency, r.cfg.Lead)
+	return r.cfg.Sleep(ctx, r.cfg.Lead)
+}
 
-	res.Obs.DesiredSet = cfg.Now()
-	if err := cloud.SetDesired(ctx, cur+1); err != nil {
-		return res, err
+func (r *runner) trigger(ctx context.Context) error {
+	r.res.Obs.DesiredSet = r.cfg.Now()
+	if err := r.cloud.SetDesired(ctx, r.from+1); err != nil {
+		return err
 	}
-	say("desired_set: %d → %d instances", cur, cur+1)
-	deadline := res.Obs.DesiredSet.Add(cfg.MaxWait)
+	r.say("desired_set: %d → %d instances", r.from, r.from+1)
+	return nil
+}
+
+func (r *runner) awaitInService(ctx context.Context) error {
+	deadline := r.res.Obs.DesiredSet.Add(r.cfg.MaxWait)
 	for {
-		if err := cfg.Sleep(ctx, cfg.Poll); err != nil {
-			return res, err
+		if err := r.cfg.Sleep(ctx, r.cfg.Poll); err != nil {
+			return err
 		}
-		_, now, st, err := cloud.Counts(ctx)
+		_, now, st, err := r.cloud.Counts(ctx)
 		if err != nil {
-			return res, err
+			return err
 		}
-		if now > cur {
-			res.Obs.InService, res.To = cfg.Now(), now
-			say("in_service: %d instances after %.1f s", now, res.Obs.InService.Sub(res.Obs.DesiredSet).Seconds())
-			break
+		if now > r.from {
+			r.res.Obs.InService, r.res.To = r.cfg.Now(), now
+			r.say("in_service: %d instances after %.1f s", now, r.res.Obs.InService.Sub(r.res.Obs.DesiredSet).Seconds())
+			return nil
 		}
-		if !cfg.Now().Before(deadline) {
-			return res, fmt.Errorf("no new instance in service within %v (endpoint %s, %d instance(s)): SageMaker may lack capacity for the type; check `kokoro endpoint describe` for a failure reason", cfg.MaxWait, st, now)
+		if !r.cfg.Now().Before(deadline) {
+			return fmt.Errorf("no new instance in service within %v (endpoint %s, %d instance(s)): SageMaker may lack capacity for the type; check `kokoro endpoint describe` for a failure reason", r.cfg.MaxWait, st, now)
 		}
 	}
+}
 
-	if cfg.Probe != nil {
-		if err := holdForRecovery(ctx, cfg, &res); err != nil {
-			return res, err
-		}
-		stopProbe()
-		stopProbe = func() {}
-		s := cfg.Probe.Samples()
-		res.P95BeforeMs, res.RequestsBefore = p95Between(s, res.Obs.LoadApplied, res.Obs.InService)
-		res.P95AfterMs, res.RequestsAfter = p95Between(s, res.Obs.InService, time.Time{})
-		if n, last := cfg.Probe.Failures(); n > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("%d probe request(s) failed; the last: %v", n, last))
-		}
+func (r *runner) recover(ctx context.Context) error {
+	if err := holdForRecovery(ctx, r.cfg, &r.res); err != nil {
+		return err
 	}
-	return res, readLogs(ctx, cloud, cfg, before, &res)
+	r.stopProbe()
+	r.stopProbe = func() {}
+	s := r.cfg.Probe.Samples()
+	r.res.P95BeforeMs, r.res.RequestsBefore = p95Between(s, r.res.Obs.LoadApplied, r.res.Obs.InService)
+	r.res.P95AfterMs, r.res.RequestsAfter = p95Between(s, r.res.Obs.InService, time.Time{})
+	if n, last := r.cfg.Probe.Failures(); n > 0 {
+		r.res.Notes = append(r.res.Notes, fmt.Sprintf("%d probe request(s) failed; the last: %v", n, last))
+	}
+	return nil
 }
 
 // holdForRecovery keeps the probe running after in_service until its p95 has recovered over a

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,11 @@ import (
 type Plan struct {
 	Qmax, TTotal, Out string
 	Scenario          planner.Scenario
+	// Compare are qmax artifacts of other instance types: each is planned for the same
+	// scenario (with --assume-t-total, else the T_total of the main plan, marked assumed) and
+	// the types are ranked by cost at Prices (a price table file; "" the shipped one).
+	Compare []string
+	Prices  string
 }
 
 // NewPlan returns a Plan with the planner's default scenario: its surge, policy lag,
@@ -56,9 +62,18 @@ func (f Plan) make() (*planner.Plan, planner.Inputs, error) {
 // Run makes the plan, prints its report and writes its files into Out. A plan with a STOP
 // finding is an ExitError of status 1.
 func (f Plan) Run(w io.Writer) error {
-	p, _, err := f.make()
+	p, in, err := f.make()
 	if err != nil {
 		return err
+	}
+	var ranking *planner.Ranking
+	if len(f.Compare) > 0 {
+		r, err := f.rank(p, in.Qmax)
+		if err != nil {
+			return err
+		}
+		ranking = &r
+		r.Write(w)
 	}
 	if err := p.WriteReport(w); err != nil {
 		return err
@@ -70,6 +85,13 @@ func (f Plan) Run(w io.Writer) error {
 		}
 		if err := os.MkdirAll(f.Out, 0o755); err != nil {
 			return fmt.Errorf("plan: %w", err)
+		}
+		if ranking != nil {
+			b, err := json.MarshalIndent(ranking, "", "  ")
+			if err != nil {
+				return fmt.Errorf("plan: %w", err)
+			}
+			files[FileRanking] = append(b, '\n')
 		}
 		for _, name := range planner.FileNames(files) {
 			path := filepath.Join(f.Out, name)
@@ -83,4 +105,40 @@ func (f Plan) Run(w io.Writer) error {
 		return &ExitError{Code: 1, Err: fmt.Errorf("plan: %d STOP finding(s); the policy must not be deployed", p.Stops)}
 	}
 	return nil
+}
+
+// FileRanking is where plan --out writes the ranking of instance types (with --compare).
+const FileRanking = "ranking.json"
+
+// rank plans each compared artifact for the same scenario and ranks them with main.
+func (f Plan) rank(main *planner.Plan, q *artifact.Qmax) (planner.Ranking, error) {
+	prices := planner.DefaultPrices()
+	if f.Prices != "" {
+		var err error
+		if prices, err = planner.ReadPrices(f.Prices); err != nil {
+			return planner.Ranking{}, fmt.Errorf("plan: %w", err)
+		}
+	}
+	plans := []planner.Typed{{Plan: main, Qmax: q}}
+	for _, path := range f.Compare {
+		cq, err := artifact.ReadQmax(path)
+		if err != nil {
+			return planner.Ranking{}, err
+		}
+		sc := f.Scenario
+		sc.Now = main.GeneratedAt
+		if sc.AssumeTTotalS <= 0 {
+			sc.AssumeTTotalS = main.Thresholds.TTotalS
+		}
+		p, err := planner.Make(planner.Inputs{Qmax: cq, QmaxPath: path}, sc)
+		if err != nil {
+			return planner.Ranking{}, fmt.Errorf("plan %s: %w", path, err)
+		}
+		plans = append(plans, planner.Typed{Plan: p, Qmax: cq})
+	}
+	r, err := planner.Rank(plans, prices)
+	if err != nil {
+		return r, fmt.Errorf("plan: %w", err)
+	}
+	return r, nil
 }

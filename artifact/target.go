@@ -109,6 +109,10 @@ type Target struct {
 	Build   string `json:"build,omitempty"` // server build (version or revision)
 	// ModelID identifies the model file served (e.g. its SHA-256); falls back to Model.
 	ModelID string `json:"model_id,omitempty"`
+
+	// Copies is how many copies of the model the measured instance serves behind one address
+	// (SageMaker's inference components; bench qmax --self --copies); 0 is one.
+	Copies int `json:"copies,omitempty"`
 }
 
 // Fingerprint is a stable hash of the configuration that decides the measurement: two
@@ -128,16 +132,23 @@ func (t Target) Fingerprint() string {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "env %s=%s\n", k, t.ContainerEnv[k])
 	}
+	if t.Copies > 1 {
+		fmt.Fprintf(&b, "copies=%d\n", t.Copies)
+	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:])
 }
 
 // Slug is the short configuration name used in artifact file names.
 func (t Target) Slug() string {
+	s := Slug(t.InstanceType, t.ImageDigest)
 	if t.Kind == TargetLocal {
-		return LocalSlug(t.Host, t.Build, t.localModel())
+		s = LocalSlug(t.Host, t.Build, t.localModel())
 	}
-	return Slug(t.InstanceType, t.ImageDigest)
+	if t.Copies > 1 {
+		s += fmt.Sprintf("-x%d", t.Copies)
+	}
+	return s
 }
 
 func (t Target) localModel() string {

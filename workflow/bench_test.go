@@ -72,3 +72,41 @@ func TestRealBenchSelf(t *testing.T) {
 		t.Errorf("raw results per rung: %v; want every rung's first requests", sent)
 	}
 }
+
+// TestRealBenchSelfCopies: --copies 2 serves two engines behind one port, each on half the
+// cores; the ladder runs over the WebSocket through it, the server-side concurrency is the
+// copies' sum, and the artifact names the copies in its fingerprint and slug.
+func TestRealBenchSelfCopies(t *testing.T) {
+	a := testenv.RealModel(t)
+	if runtime.NumCPU() < 2 {
+		t.Skip("two copies need two cores")
+	}
+	out := t.TempDir()
+	job := NewQmax()
+	job.Self, job.Copies, job.Transport = true, 2, "ws"
+	job.Ladder, job.Hold, job.Window, job.Settle, job.SLOms, job.Out = []int{2}, 6*time.Second, 5*time.Second, 0, 40000, out
+	job.Engine = tts.LoadConfig{Assets: a, Provider: "cpu"}
+	log, err := runQmax(job)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log)
+	}
+	arts, _ := filepath.Glob(filepath.Join(out, "qmax-kokoro-82m-ws-local-*-x2.json"))
+	if len(arts) != 1 {
+		t.Fatalf("artifacts %v, want one whose slug names the two copies\n%s", arts, log)
+	}
+	q, err := artifact.ReadQmax(arts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := q.Target
+	one.Copies = 0
+	if q.Target.Copies != 2 || q.Fingerprint == one.Fingerprint() {
+		t.Errorf("copies %d, fingerprint %.12s: want 2, and a fingerprint other than one copy's", q.Target.Copies, q.Fingerprint)
+	}
+	if cores := q.Target.ContainerEnv["CORES"]; cores != strconv.Itoa(runtime.NumCPU()/2) {
+		t.Errorf("each copy's CORES %s, want half of %d", cores, runtime.NumCPU())
+	}
+	if len(q.Steps) != 1 || q.Steps[0].OK == 0 || !(q.Steps[0].ServerConcurrencyMean > 0) {
+		t.Fatalf("rungs %+v: want one with answers and the copies' in-flight gauge read\n%s", q.Steps, log)
+	}
+}

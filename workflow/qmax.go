@@ -39,8 +39,11 @@ type Qmax struct {
 	ModelName, ServerBuild string
 	ModelID                string
 	MaxQueueDepth          int
-	Engine                 tts.LoadConfig
-	SageMaker              SageMaker
+	// Copies runs that many copies of the model behind the Self server's one port, each on
+	// its share of the cores (serveCopies); 0 or 1 is one.
+	Copies    int
+	Engine    tts.LoadConfig
+	SageMaker SageMaker
 	// Version is this build's version, recorded in the artifact's provenance.
 	Version string
 }
@@ -85,6 +88,9 @@ func (f Qmax) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := transport.Check(f.Transport); err != nil {
 		return err
 	}
+	if f.Copies > 1 && !f.Self {
+		return fmt.Errorf("%w: --copies runs copies of the model in this process: give --self", ErrUsage)
+	}
 	if f.Self && isSageMakerTransport(f.Transport) {
 		return fmt.Errorf("--self serves http and ws; put `kokoro emulate --serve 1` in front of the model to measure %s locally", f.Transport)
 	}
@@ -111,14 +117,25 @@ func (f Qmax) Run(ctx context.Context, stdout, stderr io.Writer) error {
 	prov := artifact.NewProvenance(time.Now(), f.Version, os.Args)
 	baseURL := f.URL
 	if f.Self {
-		fmt.Fprintf(stderr, "starting the server in-process (model %s, %d slot(s))…\n", f.Engine.Assets.Model, f.Engine.Slots)
-		u, stopServer, err := serveSelf(ctx, f.Engine, f.MaxQueueDepth, stderr)
+		engine := f.Engine
+		var (
+			u          string
+			stopServer func()
+		)
+		if f.Copies > 1 {
+			fmt.Fprintf(stderr, "starting %d copies of the server in-process behind one port (model %s)…\n", f.Copies, f.Engine.Assets.Model)
+			u, engine, stopServer, err = serveCopies(ctx, f.Engine, f.Copies, f.MaxQueueDepth, stderr)
+			target.Copies = f.Copies
+		} else {
+			fmt.Fprintf(stderr, "starting the server in-process (model %s, %d slot(s))…\n", f.Engine.Assets.Model, f.Engine.Slots)
+			u, stopServer, err = serveSelf(ctx, f.Engine, f.MaxQueueDepth, stderr)
+		}
 		if err != nil {
 			return err
 		}
 		defer stopServer()
 		baseURL = u
-		target.ContainerEnv = EngineEnv(f.Engine, f.MaxQueueDepth)
+		target.ContainerEnv = EngineEnv(engine, f.MaxQueueDepth)
 		target.Build = prov.Build
 		if target.Build == "" {
 			target.Build = f.Version

@@ -53,6 +53,7 @@ func newBenchQmaxCmd() *cobra.Command {
 	fl.DurationVar(&f.RequestTimeout, "request-timeout", f.RequestTimeout, "longest a single request may take before it counts as a transport error")
 	fl.BoolVar(&f.DryRun, "dry-run", f.DryRun, "print the schedule and the wall-clock estimate; touch no network")
 	fl.BoolVar(&f.Self, "self", f.Self, "start the server in-process on a loopback port and measure it")
+	fl.IntVar(&f.Copies, "copies", f.Copies, "with --self: serve this many copies of the model behind the one port, each on its share of the cores, each request to the copy with the fewest in flight (as SageMaker places inference components)")
 	bindScoped(fl, &f.MaxQueueDepth, "max-queue-depth", "with --self: ")
 	fl.StringVar(&f.ModelName, "model-name", f.ModelName, "model name in the artifact's file name")
 	fl.StringVar(&f.ServerBuild, "server-build", f.ServerBuild, "build of the measured server, part of the fingerprint (--self: this build)")

@@ -7,7 +7,9 @@ import (
 )
 
 // Inline overrides use Markdown link syntax: [word](/phonemes/) replaces a word's phonemes,
-// [word](-1) or (+2) or (0.5) adjusts its stress, [word](#flags#) sets number-reading flags.
+// [word](-1) or (+2) or (0.5) adjusts its stress, [word](#flags#) sets number-reading flags,
+// [word](@VBD) reads it as the part of speech a Penn Treebank tag names (a homograph such
+// as "read" or "live" takes that tag's pronunciation).
 var linkRe = regexp.MustCompile(`\[([^\]]+)\]\(([^\)]*)\)`)
 
 type override struct {
@@ -16,7 +18,8 @@ type override struct {
 	hasPS      bool
 	stress     stress
 	flags      numFlags
-	hasFlags   bool // written (#flags#) with at least one character between the marks
+	hasFlags   bool   // written (#flags#) with at least one character between the marks
+	tag        string // written (@TAG): the part of speech the tagger's is replaced by
 }
 
 // preprocess removes the link syntax and returns the plain text with its overrides.
@@ -41,6 +44,8 @@ func preprocess(text string) (string, []override) {
 			o.stress = stressOf(-0.5)
 		case len(f) > 1 && f[0] == '/' && f[len(f)-1] == '/':
 			o.ps, o.hasPS = strings.TrimRight(f[1:], "/"), true
+		case len(f) > 1 && f[0] == '@' && isTag(f[1:]):
+			o.tag = f[1:]
 		case len(f) > 1 && f[0] == '#' && f[len(f)-1] == '#':
 			fl := strings.TrimRight(f[1:], "#")
 			o.flags, o.hasFlags = parseNumFlags(fl), fl != ""
@@ -76,10 +81,26 @@ func applyOverrides(ts []*token, ovs []override) {
 				}
 			case o.hasFlags:
 				t.numFlags = o.flags
+			case o.tag != "":
+				t.tag = o.tag
 			default:
 				t.stress = o.stress
 			}
 			i++
 		}
 	}
+}
+
+// isTag reports a Penn Treebank tag's shape: capitals, with a trailing $ (PRP$) allowed.
+func isTag(s string) bool {
+	s = strings.TrimSuffix(s, "$")
+	if s == "" || len(s) > 4 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
 }

@@ -169,3 +169,19 @@ func TestThatBeforeAStop(t *testing.T) {
 		{"He said that.", "hˌi sˈɛd ðˈæt."},
 	})
 }
+
+// TestPartOfSpeechOverride: [word](@TAG) reads a homograph as that part of speech, whatever
+// the tagger made of it; a link whose target is not a tag's shape is dropped, its word read.
+func TestPartOfSpeechOverride(t *testing.T) {
+	p := offlinePhonemizer(t)
+	t.Parallel()
+	expectReadings(t, p, []reading{
+		{"I [read](@VBD) it.", "ˌI ɹˈɛd ɪt."},
+		{"I [read](@VB) it.", "ˌI ɹˈid ɪt."},
+		{"[object](@VB)", "əbʤˈɛkt"},
+		{"[object](@NN)", "ˈɑbʤəkt"},
+		{"They [live](@VBP) here.", "ðˌA lˈɪv hˈɪɹ."},
+		{"They [live](@JJ) here.", "ðˌA lˈIv hˈɪɹ."},
+		{"I [read](@vbd) it.", "ˌI ɹˈɛd ɪt."},
+	})
+}

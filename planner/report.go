@@ -139,6 +139,7 @@ func minSafeText(n int) string {
 const (
 	FilePlan           = "plan.json"
 	FileReport         = "report.txt"
+	FileHTML           = "report.html"
 	FileScalableTarget = "scalable-target.json"
 	FileTargetTracking = "policy-target-tracking.json"
 	FileStepScaleIn    = "policy-step-scale-in.json"
@@ -149,10 +150,11 @@ const (
 )
 
 // Files renders the plan into the files `kokoro plan --out` writes: the plan JSON, the
-// report, and — unless a finding is STOP — one file per policy document, each ready for
-// the matching API call (`aws application-autoscaling put-scaling-policy
-// --cli-input-json file://policy-target-tracking.json`).
-func (p *Plan) Files() (map[string][]byte, error) {
+// report, the report as an HTML page drawing pg (WriteHTML), and — unless a finding is
+// STOP — one file per policy document, each ready for the matching API call (`aws
+// application-autoscaling put-scaling-policy --cli-input-json
+// file://policy-target-tracking.json`).
+func (p *Plan) Files(pg Page) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	add := func(name string, v any) error {
 		data, err := json.MarshalIndent(v, "", "  ")
@@ -170,6 +172,11 @@ func (p *Plan) Files() (map[string][]byte, error) {
 		return nil, err
 	}
 	out[FileReport] = rep.Bytes()
+	var page bytes.Buffer
+	if err := p.WriteHTML(&page, pg); err != nil {
+		return nil, err
+	}
+	out[FileHTML] = page.Bytes()
 	d := p.Documents
 	docs := []struct {
 		name string

@@ -56,7 +56,7 @@ func (f Plan) make() (*planner.Plan, planner.Inputs, error) {
 // Run makes the plan, prints its report and writes its files into Out. A plan with a STOP
 // finding is an ExitError of status 1.
 func (f Plan) Run(w io.Writer) error {
-	p, _, err := f.make()
+	p, in, err := f.make()
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (f Plan) Run(w io.Writer) error {
 		return err
 	}
 	if f.Out != "" {
-		files, err := p.Files()
+		files, err := p.Files(planner.Page{Ladder: in.Qmax})
 		if err != nil {
 			return fmt.Errorf("plan: %w", err)
 		}

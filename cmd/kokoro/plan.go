@@ -18,7 +18,7 @@ func newPlanCmd() *cobra.Command {
 		},
 	}
 	addPlanFlags(cmd, &f)
-	cmd.Flags().StringVar(&f.Out, "out", f.Out, "directory for plan.json, report.txt and the policy documents")
+	cmd.Flags().StringVar(&f.Out, "out", f.Out, "directory for plan.json, report.txt, report.html and the policy documents")
 	cmd.AddCommand(newPlanReplayCmd())
 	return cmd
 }

@@ -200,3 +200,28 @@ func timelineCharts(runs []Replay, slo float64) []*chart {
 	}
 	return out
 }
+
+// dayChart draws the proposal's day replayed (DayReplay): the instances in service every
+// DayTimelineStep, beside the fleet the load needs at the proposal's operating load (load ÷
+// its rps per instance, unrounded), so that the gap between them is what the alarms' lag, the
+// scale-in's hysteresis and its cooldowns add to the bill. Nil without a timeline.
+func (p *Plan) dayChart() *chart {
+	pr, d := p.Policy.proposal(), p.Policy.Day
+	if pr == nil || d == nil || len(d.Timeline) == 0 || !(pr.OperatingRPS > 0) {
+		return nil
+	}
+	c := newChart("day", "The day, replayed: the proposal's fleet", "hours", "instances")
+	top := float64(d.MostInService)
+	hours, inService, need := make([]float64, len(d.Timeline)), make([]float64, len(d.Timeline)), make([]float64, len(d.Timeline))
+	for i, pt := range d.Timeline {
+		hours[i], inService[i], need[i] = pt.AtS/3600, float64(pt.InService), pt.LoadRPS/pr.OperatingRPS
+		top = math.Max(top, need[i])
+	}
+	x := c.xAxis(0, 24, false)
+	y := c.yAxis(0, niceMax(top*1.05, 5), false)
+	c.frame(x, y, 12, 5, short, short)
+	c.line("series need", "needed by the load", x, y, hours, need)
+	c.line("series s1", "in service", x, y, hours, inService)
+	c.Legend = []legendItem{{"s1", "in service (replayed)"}, {"need", fmt.Sprintf("needed by the load at %.3g rps per instance", pr.OperatingRPS)}}
+	return c
+}

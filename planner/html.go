@@ -71,6 +71,7 @@ type htmlData struct {
 	Ladder                     *chart
 	NoLadder                   string
 	Candidates                 *chart
+	Day                        *chart
 	CandidateRows              []htmlCandidate
 	NoCandidates               string
 	Trace                      string
@@ -83,7 +84,7 @@ type htmlData struct {
 
 // WriteHTML writes the plan as one self-contained HTML page: the report's first lines as a
 // table, the ladder with the SLO and Q_max, the candidates' cost against their risk, the
-// replays' timeline, the findings and the text report. Charts are inline SVG and styles
+// proposal's day replayed, the replays' timeline, the findings and the text report. Charts are inline SVG and styles
 // inline CSS; the page loads nothing and runs no script. Every text is escaped.
 func (p *Plan) WriteHTML(w io.Writer, pg Page) error {
 	var text bytes.Buffer
@@ -109,6 +110,7 @@ func (p *Plan) WriteHTML(w io.Writer, pg Page) error {
 	if p.Policy.Searched() {
 		d.Candidates = p.candidatesChart()
 		d.CandidateRows = p.candidateRows()
+		d.Day = p.dayChart()
 	} else {
 		d.NoCandidates = "no policy search: " + p.Policy.Skipped
 	}

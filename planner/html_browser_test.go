@@ -76,7 +76,7 @@ func TestHTMLInChromium(t *testing.T) {
 		}
 		return {id: svg.id, w: r.width, h: r.height, outside, badLines};
 	})`, &boxes)
-	want := []string{"ladder", "candidates", "timeline-offered", "timeline-in-service", "timeline-p95", "timeline-shed"}
+	want := []string{"ladder", "candidates", "day", "timeline-offered", "timeline-in-service", "timeline-p95", "timeline-shed"}
 	if len(boxes) != len(want) {
 		t.Fatalf("charts %+v, want %v", boxes, want)
 	}

@@ -88,8 +88,8 @@ func TestHTMLIsOneFile(t *testing.T) {
 	if m := external.FindAllString(page, -1); len(m) > 0 {
 		t.Errorf("the page refers to other files: %q", m)
 	}
-	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "<style>") || strings.Count(page, "<svg ") != 6 {
-		t.Errorf("want one HTML document with inline CSS and six SVG charts (ladder, candidates, four timeline panels); %d charts", strings.Count(page, "<svg "))
+	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, "<style>") || strings.Count(page, "<svg ") != 7 {
+		t.Errorf("want one HTML document with inline CSS and seven SVG charts (ladder, candidates, day, four timeline panels); %d charts", strings.Count(page, "<svg "))
 	}
 	// The check itself: it catches each kind of reference.
 	for _, bad := range []string{`<img src="a.png">`, `<a href="report.txt">`, `<div style="background: url(x.png)">`, `<script>`, `<link rel="stylesheet" href="x.css">`} {
@@ -176,6 +176,21 @@ func TestHTMLChartsHoldThePlan(t *testing.T) {
 			t.Errorf("want three lines (in service, p95, shed) of %d minutes for %s", len(r.Minutes), r.Policy)
 		}
 	}
+	// The day: the fleet in service and the fleet the load needs, every five minutes.
+	day := p.Policy.Day
+	if len(day.Timeline) != 24*12 {
+		t.Fatalf("the day replay has %d samples, want one every 5 minutes", len(day.Timeline))
+	}
+	if n := count(t, page, "day", "polyline", "series"); n != 2 || strings.Count(page, fmt.Sprintf(`data-points="%d"`, len(day.Timeline))) != 2 {
+		t.Errorf("day: %d lines, want two of %d points", n, len(day.Timeline))
+	}
+	most := 0
+	for _, pt := range day.Timeline {
+		most = max(most, pt.InService)
+	}
+	if most != day.MostInService {
+		t.Errorf("the day's samples reach %d in service, its replay %d", most, day.MostInService)
+	}
 	ref, pro := pg.Replays[0].Summary, pg.Replays[1].Summary
 	if ref.Shed == 0 || pro.Shed != 0 {
 		t.Errorf("the replay should show the reference shedding and the proposal not: %+v %+v", ref, pro)
@@ -197,7 +212,7 @@ func TestHTMLMissingPartsAndEscaping(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	if strings.Count(page, "<svg ") != 1 {
-		t.Errorf("want the candidates chart alone; %d charts", strings.Count(page, "<svg "))
+	if strings.Count(page, "<svg ") != 2 {
+		t.Errorf("want the candidates and day charts alone; %d charts", strings.Count(page, "<svg "))
 	}
 }

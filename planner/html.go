@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/replay"
@@ -42,9 +41,6 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"mid": func(a, b float64) float64 { return (a + b) / 2 },
 }).Parse(htmlSource))
 
-// htmlRow is one row of a two-column table.
-type htmlRow struct{ Name, Value string }
-
 // htmlCandidate is one row of the candidates' table.
 type htmlCandidate struct {
 	N                                          int
@@ -66,7 +62,7 @@ type htmlReplayRow struct {
 type htmlData struct {
 	Title, Subtitle, Generated string
 	Verdict                    string
-	Summary                    []htmlRow
+	Summary                    []summaryRow
 	Headline                   string
 	Ladder                     *chart
 	NoLadder                   string
@@ -101,7 +97,7 @@ func (p *Plan) WriteHTML(w io.Writer, pg Page) error {
 		Text:      text.String(),
 		Trace:     pg.Trace,
 	}
-	d.Headline, d.Summary = p.htmlSummary()
+	d.Headline, d.Summary = p.summary()
 	if pg.Ladder != nil && len(pg.Ladder.Steps) > 0 {
 		d.Ladder = p.ladderChart(pg.Ladder)
 	} else {
@@ -129,40 +125,6 @@ func (p *Plan) WriteHTML(w io.Writer, pg Page) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
-}
-
-// htmlSummary returns the report's first lines (writeSummary) as a headline and a table.
-func (p *Plan) htmlSummary() (string, []htmlRow) {
-	ps, sc := p.Policy, p.Scenario
-	pr := ps.proposal()
-	if pr == nil {
-		var b strings.Builder
-		p.writeSummary(func(f string, a ...any) { fmt.Fprintf(&b, f, a...) })
-		return strings.TrimSpace(b.String()), nil
-	}
-	rows := []htmlRow{
-		{fmt.Sprintf("refused in a %.2f× surge", sc.Surge), fmt.Sprintf("%s of requests (at most %s); simulated %s", pct(pr.Refused), pct(ps.MaxRefused), simText(pr.Sim))},
-		{"beyond the SLO in it", pct(pr.Late) + " of requests"},
-		{"refused over the day", fmt.Sprintf("%s of requests (%s → %s and back)", pct(pr.RefusedDay), load(sc.TroughRPS, 0), load(sc.PeakRPS, 0))},
-	}
-	if d := ps.Day; d != nil && d.Skipped == "" {
-		rows = append(rows, htmlRow{"the day, replayed", fmt.Sprintf("%.0f instance-hours (%.0f by the load alone): %d scale-outs, %d scale-ins, at most %d in service, %d when the load is back at the trough; %s refused",
-			d.InstanceHours, pr.InstanceHoursPerDay, d.ScaleOuts, d.ScaleIns, d.MostInService, d.AtTroughAgain, pct(d.Refused))})
-	} else if d != nil {
-		rows = append(rows, htmlRow{"the day, replayed", "not replayed: " + d.Skipped})
-	}
-	if st := p.Documents.ScalableTarget; st != nil {
-		it := "the instance quota"
-		if t := p.Source.InstanceType; t != "" {
-			it = "the " + t + " instance quota"
-		}
-		rows = append(rows,
-			htmlRow{"fleet", fmt.Sprintf("%d–%d instances over the day", st.MinCapacity, pr.PeakInstances)},
-			htmlRow{"quota", fmt.Sprintf("MaxCapacity %d: %s to request", st.MaxCapacity, it)})
-	}
-	rows = append(rows, htmlRow{"T", fmt.Sprintf("detection %.0f s + T_total %.1f s = %.1f s", pr.DetectS, pr.HorizonS-pr.DetectS, pr.HorizonS)},
-		htmlRow{"a surge at the peak", fmt.Sprintf("one instance refuses within T with probability %s; some instance of %d with probability %.3g", anyText(*pr), pr.PeakInstances, pr.FleetAnyRefusal)})
-	return "Policy: " + pr.Description, rows
 }
 
 // candidateRows lists the candidates as the chart numbers them.

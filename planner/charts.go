@@ -13,19 +13,27 @@ import (
 
 // ladderChart draws each run of the ladder: p95 (and p50) time to first audio against
 // concurrency, one mark per rung that has it; the SLO as a horizontal rule; Q_max and
-// C_scale_max as vertical ones. A rung far above the SLO is drawn at the top edge (its
-// tooltip has its value), so that the SLO stays readable.
+// C_scale_max as vertical ones. When some rung meets the SLO, a rung beyond four times it is
+// drawn at the top edge (its tooltip has its value), so that the SLO stays readable.
 func (p *Plan) ladderChart(q *artifact.Qmax) *chart {
 	slo, qmax := p.Scenario.SLOms, p.Thresholds.QMax
 	c := newChart("ladder", "Time to first audio against concurrency", "requests in flight (client concurrency)", "time to first audio (ms)")
 	var maxC, maxMs float64
+	minMs := math.Inf(1)
 	for _, r := range q.Steps {
 		maxC = math.Max(maxC, float64(r.Concurrency))
 		maxMs = math.Max(maxMs, math.Max(r.TTFABP95Ms, r.TTFABP50Ms))
+		if r.TTFABP95Ms > 0 {
+			minMs = math.Min(minMs, r.TTFABP95Ms)
+		}
 	}
 	maxC = math.Max(maxC, float64(qmax))
+	top := math.Max(maxMs, slo)
+	if minMs < slo {
+		top = math.Min(top, 4*slo) // the SLO among the rungs: keep it readable
+	}
 	x := c.xAxis(0, niceMax(maxC, 8), false)
-	y := c.yAxis(0, niceMax(math.Min(math.Max(maxMs, slo), 4*slo)*1.05, 6), false)
+	y := c.yAxis(0, niceMax(top*1.05, 6), false)
 	c.frame(x, y, 8, 6, short, short)
 	c.Rules = append(c.Rules, segment{Class: "rule slo", X1: c.Left, Y1: y.at(slo), X2: c.Right, Y2: y.at(slo), Value: short(slo)})
 	c.Labels = append(c.Labels, label{Class: "note slo", X: c.Left + 6, Y: y.at(slo) - 6, Anchor: "start", Text: fmt.Sprintf("SLO %s ms (p95)", short(slo))})

@@ -109,7 +109,11 @@ func (p *Plan) candidatesChart() *chart {
 	px := x.at(ps.MaxRefused)
 	c.Rules = append(c.Rules, segment{Class: "rule limit", X1: px, Y1: c.Top, X2: px, Y2: c.Bottom, Value: fmt.Sprint(ps.MaxRefused)})
 	c.Labels = append(c.Labels, label{Class: "note limit", X: px + 4, Y: c.Bottom - 6, Anchor: "start", Text: "limit " + pct(ps.MaxRefused)})
-	numbers := map[[2]float64][]string{}
+	type numbered struct {
+		x, y float64
+		n    []string
+	}
+	var numbers []numbered
 	for i, k := range ps.Candidates {
 		if k.Unbounded {
 			continue
@@ -126,16 +130,22 @@ func (p *Plan) candidatesChart() *chart {
 		mx, my := x.at(k.Refused), y.at(k.InstanceHoursPerDay)
 		c.Marks = append(c.Marks, mark{Class: class, X: mx, Y: my, R: 6,
 			Title: fmt.Sprintf("%d. %s: %s refused, %.0f instance-hours a day", i+1, k.Description, pct(k.Refused), k.InstanceHoursPerDay)})
-		numbers[[2]float64{math.Round(mx), math.Round(my)}] = append(numbers[[2]float64{math.Round(mx), math.Round(my)}], fmt.Sprint(i+1))
+		// Candidates within a few pixels of one already labelled (the same fleet under two
+		// policies) share its label.
+		shared := false
+		for j := range numbers {
+			if math.Abs(numbers[j].x-mx) < 6 && math.Abs(numbers[j].y-my) < 6 {
+				numbers[j].n = append(numbers[j].n, fmt.Sprint(i+1))
+				shared = true
+				break
+			}
+		}
+		if !shared {
+			numbers = append(numbers, numbered{mx, my, []string{fmt.Sprint(i + 1)}})
+		}
 	}
-	// Candidates that fall on one point (the same fleet under two policies) share a label.
-	at := make([][2]float64, 0, len(numbers))
-	for pt := range numbers {
-		at = append(at, pt)
-	}
-	sort.Slice(at, func(i, j int) bool { return at[i][0] < at[j][0] || at[i][0] == at[j][0] && at[i][1] < at[j][1] })
-	for _, pt := range at {
-		c.Labels = append(c.Labels, label{Class: "note", X: pt[0] + 9, Y: pt[1] - 7, Anchor: "start", Text: strings.Join(numbers[pt], ", ")})
+	for _, l := range numbers {
+		c.Labels = append(c.Labels, label{Class: "note", X: l.x + 9, Y: l.y - 7, Anchor: "start", Text: strings.Join(l.n, ", ")})
 	}
 	c.Legend = []legendItem{{"proposal", "proposal"}, {"reference", "the arithmetic's policy"}, {"candidate", "feasible"}, {"infeasible", "beyond the limits"}}
 	return c

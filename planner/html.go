@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 
 	"github.com/kokoro-sm/kokoro/artifact"
 	"github.com/kokoro-sm/kokoro/replay"
@@ -69,6 +70,7 @@ type htmlData struct {
 	Candidates                 *chart
 	Day                        *chart
 	CandidateRows              []htmlCandidate
+	Undrawn                    string // the candidates the chart leaves out, numbered
 	NoCandidates               string
 	Trace                      string
 	Timeline                   []*chart
@@ -88,8 +90,11 @@ func (p *Plan) WriteHTML(w io.Writer, pg Page) error {
 		return err
 	}
 	s := p.Source
+	if s.InstanceType == "" {
+		s.InstanceType = s.Slug
+	}
 	d := htmlData{
-		Title:     fmt.Sprintf("kokoro plan — %s on %s", s.Model, orDash(s.InstanceType)),
+		Title:     fmt.Sprintf("kokoro plan — %s on %s", s.Model, s.InstanceType),
 		Subtitle:  fmt.Sprintf("%s, %s; SLO %g ms p95 time to first audio, surge %.2f×, %s → %s", s.Slug, s.Transport, p.Scenario.SLOms, p.Scenario.Surge, load(p.Scenario.TroughRPS, p.Scenario.TroughStreams), load(p.Scenario.PeakRPS, p.Scenario.PeakStreams)),
 		Generated: p.GeneratedAt.Format("2006-01-02 15:04 MST"),
 		Verdict:   string(p.Verdict),
@@ -106,6 +111,13 @@ func (p *Plan) WriteHTML(w io.Writer, pg Page) error {
 	if p.Policy.Searched() {
 		d.Candidates = p.candidatesChart()
 		d.CandidateRows = p.candidateRows()
+		var undrawn []string
+		for i, c := range p.Policy.Candidates {
+			if c.Unbounded {
+				undrawn = append(undrawn, fmt.Sprint(i+1))
+			}
+		}
+		d.Undrawn = strings.Join(undrawn, ", ")
 		d.Day = p.dayChart()
 	} else {
 		d.NoCandidates = "no policy search: " + p.Policy.Skipped

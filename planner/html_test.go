@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -214,5 +215,17 @@ func TestHTMLMissingPartsAndEscaping(t *testing.T) {
 	}
 	if strings.Count(page, "<svg ") != 2 {
 		t.Errorf("want the candidates and day charts alone; %d charts", strings.Count(page, "<svg "))
+	}
+
+	// A candidate with no fleet that holds the peak has no cost to draw: the table has it, the
+	// chart names it.
+	p.Policy.Candidates = slices.Clone(p.Policy.Candidates)
+	p.Policy.Candidates[3].Unbounded = true
+	page = writeHTML(t, &p, Page{})
+	if n := count(t, page, "candidates", "circle", "candidate"); n != len(p.Policy.Candidates)-1 {
+		t.Errorf("%d candidates drawn, want all but the unbounded one", n)
+	}
+	if !strings.Contains(page, "Not drawn, for no fleet holds the peak: 4.") || !strings.Contains(page, "no fleet holds the peak</td>") {
+		t.Error("the unbounded candidate is neither named under the chart nor in the table")
 	}
 }

@@ -60,6 +60,7 @@ type htmlReplayRow struct {
 	ScaleOuts, ScaleIns           int
 }
 
+// htmlData is what the template draws.
 type htmlData struct {
 	Title, Subtitle, Generated string
 	Verdict                    string
@@ -82,8 +83,9 @@ type htmlData struct {
 
 // WriteHTML writes the plan as one self-contained HTML page: the report's first lines as a
 // table, the ladder with the SLO and Q_max, the candidates' cost against their risk, the
-// proposal's day replayed, the replays' timeline, the findings and the text report. Charts are inline SVG and styles
-// inline CSS; the page loads nothing and runs no script. Every text is escaped.
+// proposal's day replayed, the replays' timeline, the findings and the text report. Charts
+// are inline SVG and styles inline CSS; the page loads nothing and runs no script. Every
+// text is escaped.
 func (p *Plan) WriteHTML(w io.Writer, pg Page) error {
 	var text bytes.Buffer
 	if err := p.WriteReport(&text); err != nil {

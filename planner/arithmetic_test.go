@@ -180,7 +180,7 @@ func TestPolicyDocuments(t *testing.T) {
 	if d.ContainerEnv["MAX_QUEUE_DEPTH"] != "50" {
 		t.Errorf("container env %v", d.ContainerEnv)
 	}
-	files, err := p.Files()
+	files, err := p.Files(Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestPolicyDocuments(t *testing.T) {
 	if cfg["DisableScaleIn"] != true || raw["ServiceNamespace"] != "sagemaker" || raw["ScalableDimension"] != "sagemaker:variant:DesiredInstanceCount" {
 		t.Errorf("target tracking JSON %s", files[FileTargetTracking])
 	}
-	if len(files) != 7 {
+	if len(files) != 8 {
 		t.Errorf("Files wrote %v", FileNames(files))
 	}
 }

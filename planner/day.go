@@ -26,7 +26,20 @@ type DayReplay struct {
 	Refused float64 `json:"refused_share"`
 	// Skipped says why the day was not replayed.
 	Skipped string `json:"skipped,omitempty"`
+	// Timeline samples the replay every DayTimelineStep: the load and the fleet in service.
+	// A fixed fleet has none.
+	Timeline []DayPoint `json:"timeline,omitempty"`
 }
+
+// DayPoint is one sample of the day replayed.
+type DayPoint struct {
+	AtS       float64 `json:"at_s"`
+	LoadRPS   float64 `json:"load_rps"`
+	InService int     `json:"in_service"`
+}
+
+// DayTimelineStep is how often DayReplay.Timeline samples the day.
+const DayTimelineStep = 5 * time.Minute
 
 // invocationCalls bounds the invocations handed to the scaling model each second: the load's
 // invocations are counted in units of peak/invocationCalls, with every threshold on the
@@ -104,6 +117,9 @@ func replayDay(d scaling.Documents, in instance, trough, peak, provisionS float6
 		}
 		r.InstanceHours += float64(billed) * step / 3600
 		r.MostInService = max(r.MostInService, serving)
+		if t%DayTimelineStep == 0 {
+			r.Timeline = append(r.Timeline, DayPoint{AtS: float64(s), LoadRPS: load, InService: serving})
+		}
 		if s%60 == 0 { // the load moves slowly: a sample a minute
 			offered += load
 			refused += load * in.refused(load/float64(serving))

@@ -11,4 +11,8 @@
 // it: an Application Auto Scaling target-tracking policy that only scales out, a
 // step-scaling scale-in policy with its CloudWatch alarm, and the container's
 // MAX_QUEUE_DEPTH.
+//
+// The plan is reported as text (WriteReport) and as one self-contained HTML page
+// (WriteHTML): the ladder against the SLO, the candidates' cost against their risk and the
+// timeline of replays the caller ran, drawn as inline SVG.
 package planner

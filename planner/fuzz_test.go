@@ -32,7 +32,7 @@ func FuzzMake(f *testing.F) {
 		if p.Fleet.MaxInstances < p.Fleet.MinInstances || p.Fleet.MinInstances < 1 {
 			t.Errorf("fleet min %d max %d", p.Fleet.MinInstances, p.Fleet.MaxInstances)
 		}
-		if _, err := p.Files(); err != nil {
+		if _, err := p.Files(Page{Ladder: q}); err != nil {
 			t.Errorf("files: %v", err)
 		}
 	})

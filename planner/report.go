@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // WriteReport writes the plan for a person: inputs, the arithmetic of docs/planner.md with its
@@ -139,6 +140,7 @@ func minSafeText(n int) string {
 const (
 	FilePlan           = "plan.json"
 	FileReport         = "report.txt"
+	FileHTML           = "report.html"
 	FileScalableTarget = "scalable-target.json"
 	FileTargetTracking = "policy-target-tracking.json"
 	FileStepScaleIn    = "policy-step-scale-in.json"
@@ -149,10 +151,11 @@ const (
 )
 
 // Files renders the plan into the files `kokoro plan --out` writes: the plan JSON, the
-// report, and — unless a finding is STOP — one file per policy document, each ready for
-// the matching API call (`aws application-autoscaling put-scaling-policy
-// --cli-input-json file://policy-target-tracking.json`).
-func (p *Plan) Files() (map[string][]byte, error) {
+// report, the report as an HTML page drawing pg (WriteHTML), and — unless a finding is
+// STOP — one file per policy document, each ready for the matching API call (`aws
+// application-autoscaling put-scaling-policy --cli-input-json
+// file://policy-target-tracking.json`).
+func (p *Plan) Files(pg Page) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	add := func(name string, v any) error {
 		data, err := json.MarshalIndent(v, "", "  ")
@@ -170,6 +173,11 @@ func (p *Plan) Files() (map[string][]byte, error) {
 		return nil, err
 	}
 	out[FileReport] = rep.Bytes()
+	var page bytes.Buffer
+	if err := p.WriteHTML(&page, pg); err != nil {
+		return nil, err
+	}
+	out[FileHTML] = page.Bytes()
 	d := p.Documents
 	docs := []struct {
 		name string
@@ -204,54 +212,74 @@ func FileNames(files map[string][]byte) []string {
 	return names
 }
 
-// writeSummary writes the report's first lines: the policy, the shares of requests refused in
-// the surge and over the day, the fleet and the quota to request, T with its parts and the
-// chance of any refusal at the peak, each the number the documents and the plan JSON hold.
+// summaryRow is one of the report's first lines: a name and its value.
+type summaryRow struct{ Name, Value string }
+
+// summaryWidth is the column the values of the report's first lines start at, in runes.
+const summaryWidth = 25
+
+// writeSummary writes the report's first lines (summary): the headline, then each row with
+// its value in one column.
 func (p *Plan) writeSummary(pf func(string, ...any)) {
+	head, rows := p.summary()
+	pf("%s\n", head)
+	for _, r := range rows {
+		pad := max(2, summaryWidth-utf8.RuneCountInString(r.Name))
+		pf("  %s%s%s\n", r.Name, strings.Repeat(" ", pad), r.Value)
+	}
+	pf("\n")
+}
+
+// summary returns the report's first lines: the policy as a headline, and under a proposal the
+// shares of requests refused in the surge and over the day, the day replayed, the fleet and
+// the quota to request, T with its parts and the chance of any refusal at the peak, each the
+// number the documents and the plan JSON hold.
+func (p *Plan) summary() (string, []summaryRow) {
 	ps, sc := p.Policy, p.Scenario
 	pr := ps.proposal()
 	switch {
 	case pr == nil && ps.Searched():
-		pf("No policy: none keeps the share refused in a %.2f× surge at most %s", sc.Surge, pct(ps.MaxRefused))
+		head := fmt.Sprintf("No policy: none keeps the share refused in a %.2f× surge at most %s", sc.Surge, pct(ps.MaxRefused))
 		if ps.MaxInstances > 0 {
-			pf(" with at most %d instances", ps.MaxInstances)
+			head += fmt.Sprintf(" with at most %d instances", ps.MaxInstances)
 		}
 		if ps.LargestSurge > 0 {
-			pf(" (the largest surge one survives is %.3g×)", ps.LargestSurge)
+			head += fmt.Sprintf(" (the largest surge one survives is %.3g×)", ps.LargestSurge)
 		}
-		pf("\n\n")
-		return
+		return head, nil
 	case pr == nil:
-		pf("Policy: the arithmetic's, unsearched (%s)\n\n", ps.Skipped)
-		return
+		return fmt.Sprintf("Policy: the arithmetic's, unsearched (%s)", ps.Skipped), nil
 	}
-	pf("Policy: %s\n", pr.Description)
-	pf("  refused in a %.2f× surge  %s of requests (at most %s); simulated %s\n", sc.Surge, pct(pr.Refused), pct(ps.MaxRefused), simText(pr.Sim))
-	pf("  beyond the SLO in it     %s of requests\n", pct(pr.Late))
-	pf("  refused over the day     %s of requests (%s → %s and back)\n", pct(pr.RefusedDay), load(sc.TroughRPS, 0), load(sc.PeakRPS, 0))
+	rows := []summaryRow{
+		{fmt.Sprintf("refused in a %.2f× surge", sc.Surge), fmt.Sprintf("%s of requests (at most %s); simulated %s", pct(pr.Refused), pct(ps.MaxRefused), simText(pr.Sim))},
+		{"beyond the SLO in it", pct(pr.Late) + " of requests"},
+		{"refused over the day", fmt.Sprintf("%s of requests (%s → %s and back)", pct(pr.RefusedDay), load(sc.TroughRPS, 0), load(sc.PeakRPS, 0))},
+	}
 	if d := ps.Day; d != nil && d.Skipped == "" {
-		pf("  the day, replayed        %.0f instance-hours (%.0f by the load alone): %d scale-outs, %d scale-ins, at most %d in service, %d when the load is back at the trough; %s refused\n",
-			d.InstanceHours, pr.InstanceHoursPerDay, d.ScaleOuts, d.ScaleIns, d.MostInService, d.AtTroughAgain, pct(d.Refused))
+		rows = append(rows, summaryRow{"the day, replayed", fmt.Sprintf("%.0f instance-hours (%.0f by the load alone): %d scale-outs, %d scale-ins, at most %d in service, %d when the load is back at the trough; %s refused",
+			d.InstanceHours, pr.InstanceHoursPerDay, d.ScaleOuts, d.ScaleIns, d.MostInService, d.AtTroughAgain, pct(d.Refused))})
 	} else if d != nil {
-		pf("  the day, replayed        not replayed: %s\n", d.Skipped)
+		rows = append(rows, summaryRow{"the day, replayed", "not replayed: " + d.Skipped})
 	}
 	if st := p.Documents.ScalableTarget; st != nil {
 		it := "the instance quota"
 		if t := p.Source.InstanceType; t != "" {
 			it = "the " + t + " instance quota"
 		}
-		pf("  fleet                    %d–%d instances over the day; MaxCapacity %d: %s to request\n", st.MinCapacity, pr.PeakInstances, st.MaxCapacity, it)
+		rows = append(rows, summaryRow{"fleet", fmt.Sprintf("%d–%d instances over the day; MaxCapacity %d: %s to request", st.MinCapacity, pr.PeakInstances, st.MaxCapacity, it)})
 	}
-	pf("  T                        detection %.0f s + T_total %.1f s = %.1f s", pr.DetectS, pr.HorizonS-pr.DetectS, pr.HorizonS)
+	t := fmt.Sprintf("detection %.0f s + T_total %.1f s = %.1f s", pr.DetectS, pr.HorizonS-pr.DetectS, pr.HorizonS)
 	if st := p.Thresholds.TTotalStages; len(st) > 0 {
 		var parts []string
 		for _, d := range st {
 			parts = append(parts, fmt.Sprintf("%s→%s %.1f s", d.From, d.To, d.Seconds))
 		}
-		pf(" (T_total: %s)", strings.Join(parts, ", "))
+		t += fmt.Sprintf(" (T_total: %s)", strings.Join(parts, ", "))
 	}
-	pf("\n  a surge at the peak      one instance refuses within T with probability %s; some instance of %d with probability %.3g\n\n",
-		anyText(*pr), pr.PeakInstances, pr.FleetAnyRefusal)
+	rows = append(rows, summaryRow{"T", t},
+		summaryRow{"a surge at the peak", fmt.Sprintf("one instance refuses within T with probability %s; some instance of %d with probability %.3g",
+			anyText(*pr), pr.PeakInstances, pr.FleetAnyRefusal)})
+	return "Policy: " + pr.Description, rows
 }
 
 // writePolicy writes the policy search: the fitted service, each candidate with its shares

@@ -74,6 +74,8 @@ cheapest whose share of requests refused in the surge is at most --max-refused, 
 writes its Application Auto Scaling / CloudWatch documents, with findings marked
 OK / WARN / STOP. Artifacts of the reference tool (tts-bench) are read as well.
 Exit status 1 when any finding is STOP (no policy documents are written then).
+--out writes, beside them, report.html: one page with the ladder, the candidates' cost
+against risk and a replay of the reference and the proposal.
 ` + "`kokoro plan replay`" + ` plays the policies against traffic.`
 
 // HelpPlanReplay is the long help of the command that runs the job.

@@ -59,8 +59,8 @@ func (f Plan) make() (*planner.Plan, planner.Inputs, error) {
 	return p, in, nil
 }
 
-// Run makes the plan, prints its report and writes its files into Out. A plan with a STOP
-// finding is an ExitError of status 1.
+// Run makes the plan, prints its report and writes its files into Out, report.html with the
+// replay page draws. A plan with a STOP finding is an ExitError of status 1.
 func (f Plan) Run(w io.Writer) error {
 	p, in, err := f.make()
 	if err != nil {
@@ -79,7 +79,7 @@ func (f Plan) Run(w io.Writer) error {
 		return err
 	}
 	if f.Out != "" {
-		files, err := p.Files()
+		files, err := p.Files(page(p, in))
 		if err != nil {
 			return fmt.Errorf("plan: %w", err)
 		}
@@ -141,4 +141,38 @@ func (f Plan) rank(main *planner.Plan, q *artifact.Qmax) (planner.Ranking, error
 		return r, fmt.Errorf("plan: %w", err)
 	}
 	return r, nil
+}
+
+// page is what report.html draws beside the plan: the ladder it was made from and the replay
+// `kokoro plan replay` runs by default (a step from the trough to surge × trough after 10 of
+// 40 minutes, random routing, seed 1) of the reference and the proposal. A replay that cannot
+// run leaves its reason on the page instead.
+func page(p *planner.Plan, in planner.Inputs) planner.Page {
+	pg := planner.Page{Ladder: in.Qmax}
+	if !p.Policy.Searched() {
+		pg.NoReplay = "the plan searched no policy (" + p.Policy.Skipped + ")"
+		return pg
+	}
+	if !(p.Scenario.TroughRPS > 0) {
+		pg.NoReplay = "no trough in requests a second (--trough-rps) to replay a step from"
+		return pg
+	}
+	r := NewPlanReplay()
+	arrivals, desc, err := r.Traffic.arrivals(p.Scenario.TroughRPS, p.Scenario.TroughRPS*p.Scenario.Surge)
+	if err != nil {
+		pg.NoReplay = err.Error()
+		return pg
+	}
+	done, err := replayPolicies(p, replayConfig(p, in.TTotal, r.Routing, r.Traffic.Seed, r.TimeScale, false), r.Policies, arrivals)
+	if err != nil {
+		pg.NoReplay = err.Error()
+		return pg
+	}
+	pg.Trace = fmt.Sprintf("The replay of %s (%d requests, %s routing, as `kokoro plan replay` runs by default)", desc, len(arrivals), r.Routing)
+	for _, d := range done {
+		if d.res != nil {
+			pg.Replays = append(pg.Replays, planner.Replay{Policy: d.label, Summary: d.res.Summary, Minutes: d.res.Minutes})
+		}
+	}
+	return pg
 }

@@ -164,45 +164,24 @@ func (f PlanReplay) Run(w io.Writer) error {
 	if !(f.TimeScale > 0) {
 		return fmt.Errorf("plan replay: --time-scale %v must be positive", f.TimeScale)
 	}
-	model := scaling.DefaultModel()
-	model.TimeScale = f.TimeScale
-	provision := provisionFrom(in.TTotal, p.Scenario)
-	for i := range provision {
-		provision[i] = time.Duration(float64(provision[i]) * f.TimeScale)
-	}
-	base := replay.Config{
-		Service:       p.Policy.Service.Service,
-		MaxQueueDepth: p.Thresholds.QueueMaxDepth,
-		SLO:           time.Duration(p.Scenario.SLOms * float64(time.Millisecond)),
-		Model:         model,
-		Provision:     provision,
-		Routing:       f.Routing,
-		Seed:          f.Traffic.Seed,
-		KeepRequests:  f.Requests,
+	base := replayConfig(p, in.TTotal, f.Routing, f.Traffic.Seed, f.TimeScale, f.Requests)
+	fmt.Fprintf(w, "replay of %s (%d requests), %s, MAX_QUEUE_DEPTH %d, SLO %g ms, new instances serve after %v\n",
+		desc, len(arrivals), f.Routing, base.MaxQueueDepth, p.Scenario.SLOms, base.Provision[0].Round(time.Second))
+	done, err := replayPolicies(p, base, f.Policies, arrivals)
+	if err != nil {
+		return err
 	}
 	var runs []plot.Run
 	var results []replayResult
-	fmt.Fprintf(w, "replay of %s (%d requests), %s, MAX_QUEUE_DEPTH %d, SLO %g ms, new instances serve after %v\n",
-		desc, len(arrivals), f.Routing, base.MaxQueueDepth, p.Scenario.SLOms, base.Provision[0].Round(time.Second))
-	for _, name := range f.Policies {
-		cfg := base
-		d, err := planPolicy(p, name)
-		if errors.Is(err, errNoProposal) {
+	for _, r := range done {
+		if r.res == nil {
 			fmt.Fprintln(w, "no proposal to replay: the plan found none")
 			continue
-		} else if err != nil {
-			return fmt.Errorf("plan replay: %w", err)
 		}
-		cfg.Documents = d
-		res, err := replay.Run(cfg, arrivals)
-		if err != nil {
-			return fmt.Errorf("plan replay %s: %w", name, err)
-		}
-		label := name + ": " + policyLabel(cfg.Documents)
-		runs = append(runs, plot.Run{Name: label, Result: res})
-		results = append(results, replayResult{Policy: label, Summary: res.Summary, Minutes: res.Minutes, Activities: res.Activities})
+		runs = append(runs, plot.Run{Name: r.label, Result: r.res})
+		results = append(results, replayResult{Policy: r.label, Summary: r.res.Summary, Minutes: r.res.Minutes, Activities: r.res.Activities})
 		if f.Requests && f.Out != "" {
-			if err := writeRequests(filepath.Join(f.Out, "requests-"+name+".jsonl"), res.Requests); err != nil {
+			if err := writeRequests(filepath.Join(f.Out, "requests-"+r.name+".jsonl"), r.res.Requests); err != nil {
 				return err
 			}
 		}
@@ -243,6 +222,57 @@ func (f PlanReplay) Run(w io.Writer) error {
 	}
 	fmt.Fprintln(w, "wrote", filepath.Join(f.Out, FileReplaySummary), "and", filepath.Join(f.Out, FileReplayTimeline))
 	return nil
+}
+
+// replayConfig is the simulation of plan p's endpoint variant: its fitted service behind
+// MAX_QUEUE_DEPTH, the SLO, AWS's pace times timeScale and new instances serving after the
+// provision time the ttotal artifact measured (provisionFrom), scaled alike; the documents
+// are the caller's.
+func replayConfig(p *planner.Plan, tt *artifact.TTotal, routing string, seed uint64, timeScale float64, keepRequests bool) replay.Config {
+	model := scaling.DefaultModel()
+	model.TimeScale = timeScale
+	provision := provisionFrom(tt, p.Scenario)
+	for i := range provision {
+		provision[i] = time.Duration(float64(provision[i]) * timeScale)
+	}
+	return replay.Config{
+		Service:       p.Policy.Service.Service,
+		MaxQueueDepth: p.Thresholds.QueueMaxDepth,
+		SLO:           time.Duration(p.Scenario.SLOms * float64(time.Millisecond)),
+		Model:         model,
+		Provision:     provision,
+		Routing:       routing,
+		Seed:          seed,
+		KeepRequests:  keepRequests,
+	}
+}
+
+// policyReplay is one named policy's replay; res is nil for a proposal the plan does not have.
+type policyReplay struct {
+	name, label string
+	res         *replay.Result
+}
+
+// replayPolicies replays plan p's named policies (planPolicy) on the same arrivals, in order.
+func replayPolicies(p *planner.Plan, base replay.Config, names []string, arrivals []replay.Arrival) ([]policyReplay, error) {
+	var out []policyReplay
+	for _, name := range names {
+		d, err := planPolicy(p, name)
+		if errors.Is(err, errNoProposal) {
+			out = append(out, policyReplay{name: name})
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("plan replay: %w", err)
+		}
+		cfg := base
+		cfg.Documents = d
+		res, err := replay.Run(cfg, arrivals)
+		if err != nil {
+			return nil, fmt.Errorf("plan replay %s: %w", name, err)
+		}
+		out = append(out, policyReplay{name: name, label: name + ": " + policyLabel(d), res: res})
+	}
+	return out, nil
 }
 
 var errNoProposal = errors.New("the plan proposes no policy")

@@ -111,10 +111,40 @@ func TestRealPlanReferenceArtifacts(t *testing.T) {
 	if c.TargetValue != ps.Candidates[ps.Proposal].Target || c.ScaleOutCooldown != 30 || c.ScaleInCooldown != 960 || !c.DisableScaleIn {
 		t.Errorf("target tracking document %+v; the proposal's target is %v", c, ps.Candidates[ps.Proposal].Target)
 	}
-	for _, name := range []string{"plan.json", "report.txt", "scalable-target.json", "policy-step-scale-in.json", "alarm-scale-in.json", "container-env.json"} {
+	for _, name := range []string{"plan.json", "report.txt", "report.html", "scalable-target.json", "policy-step-scale-in.json", "alarm-scale-in.json", "container-env.json"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("missing %s: %v", name, err)
 		}
+	}
+	// report.html draws the ladder and the default replay of the reference and the proposal.
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<svg id="ladder"`, `<svg id="candidates"`, `<svg id="timeline-in-service"`,
+		`data-series="reference: target tracking ConcurrentRequestsPerModel 37.5`, `data-series="proposal: target tracking InvocationsPerInstance`,
+		"The replay of a step from 10 to 12.5 rps"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+}
+
+// Without a trough in requests a second there is no step to replay: report.html says so.
+func TestPlanPageWithoutTrough(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := refPlan(5000, 0, 20)
+	p.Out = dir
+	if out, err := runPlan(p); err != nil {
+		t.Fatalf("plan: %v\n%s", err, out)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte("No replay timeline: no trough in requests a second")) || !bytes.Contains(page, []byte(`<svg id="ladder"`)) {
+		t.Error("report.html should draw the ladder and say why it has no replay")
 	}
 }
 

@@ -18,7 +18,7 @@ func newPlanCmd() *cobra.Command {
 		},
 	}
 	addPlanFlags(cmd, &f)
-	cmd.Flags().StringVar(&f.Out, "out", f.Out, "directory for plan.json, report.txt and the policy documents")
+	cmd.Flags().StringVar(&f.Out, "out", f.Out, "directory for plan.json, report.txt, report.html and the policy documents")
 	cmd.Flags().StringSliceVar(&f.Compare, "compare", f.Compare, "qmax artifacts of other instance types (repeatable): plan each for the same scenario and rank the types by cost per million characters")
 	cmd.Flags().StringVar(&f.Prices, "prices", f.Prices, "with --compare: price table, JSON as planner/prices.json (default: that dated table)")
 	cmd.AddCommand(newPlanReplayCmd())

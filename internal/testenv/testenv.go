@@ -1,6 +1,7 @@
 // Package testenv gives tests the real peers they drive: the repository's Python virtual
-// environment (scripts/setup/pyvenv.sh) and a moto server, the AWS API emulator, started on a loopback
-// port for one test. Only tests import it.
+// environment (scripts/setup/pyvenv.sh), a moto server, the AWS API emulator, started on a loopback
+// port for one test, and a headless Chromium driven over the DevTools protocol. Only tests
+// import it.
 //
 // A missing tool skips the test under a bare `go test`, and fails it under `make test`
 // (KOKORO_REQUIRE_ASSETS=1), so the full suite never skips a real peer silently.

@@ -13,6 +13,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/audio/codec/codectest"
 	"github.com/kokoro-sm/kokoro/emulate"
 	"github.com/kokoro-sm/kokoro/emulate/emulatetest"
 	"github.com/kokoro-sm/kokoro/internal/testenv"
@@ -204,4 +206,41 @@ func TestLiveKitOpenAI(t *testing.T) {
 	eventually(t, waitLimit, "nothing in flight", func() bool {
 		return h.srv.gate.depth() == 0 && testutil.ToFloat64(h.srv.Metrics().InFlight) == 0
 	})
+}
+
+// TestRealModelAgents runs each framework service once on the real model, all in one server:
+// each speaks one sentence, which comes back as speech of a plausible length at the rate the
+// framework asked for, with its words where the service takes them (the scripts check those),
+// and leaves nothing in flight.
+func TestRealModelAgents(t *testing.T) {
+	h, _ := realHarness(t)
+	agentsPython(t)
+	sm := sagemakerTarget(t, h)
+	// REAL in the scripts.
+	const words = 9 // "The quick brown fox jumps over the lazy dog."
+	for _, c := range []struct {
+		name, script, scenario, file string
+		to                           agentTarget
+		rate                         int
+	}{
+		{"pipecat-openai", "pipecat_tts.py", "openai-real", "openai.wav", serverTarget(h), 24000},
+		{"pipecat-cartesia", "pipecat_tts.py", "cartesia-real", "cartesia.wav", serverTarget(h), 16000},
+		{"pipecat-elevenlabs", "pipecat_tts.py", "elevenlabs-real", "elevenlabs.wav", serverTarget(h), 16000},
+		{"pipecat-sagemaker", "pipecat_tts.py", "sagemaker-real", "sagemaker.wav", sm, 16000},
+		{"livekit-openai", "livekit_tts.py", "real", "openai.wav", serverTarget(h), 24000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, out := runAgent(t, c.to, c.script, c.scenario)
+			pcm := codectest.DecodeAt(t, api.FormatWAV, readOut(t, out, c.file), c.rate)
+			// Read English runs at about 2–4 words a second.
+			dur := float64(len(pcm)) / float64(c.rate)
+			if lo, hi := float64(words)/5, float64(words)/1.5; dur < lo || dur > hi {
+				t.Errorf("%.2f s of audio for %d words, want %.1f–%.1f s", dur, words, lo, hi)
+			}
+			speechLike(t, c.name, pcm)
+			eventually(t, waitLimit, "nothing in flight", func() bool {
+				return h.srv.gate.depth() == 0 && testutil.ToFloat64(h.srv.Metrics().InFlight) == 0
+			})
+		})
+	}
 }

@@ -214,11 +214,16 @@ async def speak(name, mode):
         f.setframerate(rate)
         f.writeframes(audio)
     ok(f"{name}: {len(audio) // 2} samples at {rate} Hz")
-    words = [f.text for f in down if isinstance(f, TTSTextFrame)]
+    words = [f for f in down if isinstance(f, TTSTextFrame) and f.text.strip()]
     if name not in ("openai", "sagemaker"):
-        joined = " ".join(w.strip() for w in words if w.strip())
-        assert joined == text, (joined, words)
-        ok(f"{name}: word timestamps {words}")
+        joined = " ".join(w.text.strip() for w in words)
+        assert joined == text, (joined, [w.text for w in words])
+        # Each word is stamped with when it is heard: in order, and within the audio.
+        times = [w.pts for w in words]
+        assert None not in times and times == sorted(times), times
+        span, heard = (times[-1] - times[0]) / 1e9, len(audio) / 2 / rate
+        assert 0 < span < heard, (span, heard)
+        ok(f"{name}: word timestamps {[w.text for w in words]} over {span:.2f} s of {heard:.2f} s")
 
 
 async def interrupt(name):

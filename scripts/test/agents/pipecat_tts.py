@@ -4,8 +4,8 @@ usage: pipecat_tts.py URL SCENARIO OUT [CA_FILE ENDPOINT REGION]
 
 Each scenario runs one service in a Pipecat pipeline (pipecat.tests.utils.run_test), speaks,
 and prints "ok:" lines; the Go test (server/agents_test.go) checks what the server counted and
-the audio, which <name>.wav in OUT holds. Scenarios: openai, cartesia, elevenlabs, sagemaker
-(speak a few short sentences, with word timestamps where the service takes them),
+the audio a speaking scenario writes to OUT/<name>.wav. Scenarios: openai, cartesia, elevenlabs,
+sagemaker (speak a few short sentences, with word timestamps where the service takes them),
 <name>-interrupt (an interruption mid-sentence) and <name>-real (speak one sentence, REAL, as
 slowly as the real model on a busy CPU may).
 

@@ -102,6 +102,9 @@ func (p *Phonemizer) Phonemize(text, lang string) (string, error) {
 // Tokenize maps phonemes to vocabulary ids, skipping symbols outside the vocabulary.
 func Tokenize(phonemes string) []int64 { return vocab.Tokenize(phonemes) }
 
+// Symbol returns the phoneme symbol of a vocabulary id, Tokenize's inverse.
+func Symbol(id int64) (rune, bool) { return vocab.Symbol(id) }
+
 // InVocab reports whether r is a vocabulary symbol: one id of Tokenize's.
 func InVocab(r rune) bool { return vocab.Contains(r) }
 

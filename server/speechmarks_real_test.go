@@ -21,7 +21,7 @@ import (
 // TestRealSpeechMarks: for twenty sentences written for this check, the real model's word
 // marks lie within 50 ms (median) of where the offline recognizer's forced alignment puts the
 // words in the same audio; each word and sentence mark's byte offsets slice the request's text
-// to its value; visemes come in time order, from the first word's mark to the audio's end.
+// to its value; visemes come in time order, each inside its word.
 func TestRealSpeechMarks(t *testing.T) {
 	testenv.LookPath(t, "pocketsphinx_continuous")
 	rec, err := listen.Pocketsphinx()
@@ -111,8 +111,8 @@ func speechMarksOf(t *testing.T, url, body string) ([]float32, []api.SpeechMark)
 	return nil, nil
 }
 
-// checkVisemes: the visemes come in time order inside the audio, none before the first word,
-// at least one a word.
+// checkVisemes: the visemes come in time order inside the audio, none before the first word;
+// each but sil lies inside a word: from its mark to the next word's (or the audio's end).
 func checkVisemes(t *testing.T, text string, marks, words []api.SpeechMark, samples int) {
 	t.Helper()
 	last, n := -1, 0
@@ -126,6 +126,20 @@ func checkVisemes(t *testing.T, text string, marks, words []api.SpeechMark, samp
 			t.Errorf("%q: viseme %+v out of order or outside the words (previous at %d ms, audio ends %d ms)", text, m, last, end)
 		}
 		last = m.Time
+		if m.Value == "sil" {
+			continue
+		}
+		inside := false
+		for i, w := range words {
+			next := end
+			if i+1 < len(words) {
+				next = words[i+1].Time
+			}
+			inside = inside || m.Time >= w.Time && m.Time <= next
+		}
+		if !inside {
+			t.Errorf("%q: viseme %+v inside no word", text, m)
+		}
 	}
 	if n < len(words) {
 		t.Errorf("%q: %d visemes for %d words", text, n, len(words))

@@ -280,31 +280,57 @@ func (m *markupStream) segment(i int, seg markup.Segment, last bool, tail []mark
 	}
 }
 
-// chunkVisemes are the viseme marks of a chunk's words: each word's visemes spread evenly
-// over its sound, and sil where a pause follows it. Where the chunk's phonemes do not split into
-// one run per word, its visemes share the sound of all its words.
+// chunkVisemes are the viseme marks of a chunk's words: each of a word's sounds has its
+// viseme where the model's durations start it (a run of the same viseme in a word kept once), and sil
+// where a pause follows the word. A synthesizer that does not align gives no sounds: then each
+// word's visemes are spread evenly over its sound, or, where the chunk's phonemes do not split
+// into one run per word, over the sound of all its words.
 func chunkVisemes(c Chunk) []Mark {
 	if len(c.Words) == 0 {
 		return nil
 	}
 	var out []Mark
-	spread := func(vs []string, from, to int, pause bool) {
-		for k, v := range vs {
-			out = append(out, Mark{Type: MarkViseme, Value: v, At: from + k*(to-from)/len(vs)})
+	word := 0 // the first mark of the word being added
+	add := func(v string, at int) {
+		if n := len(out); n > word && out[n-1].Value == v {
+			return
 		}
-		if pause {
-			out = append(out, Mark{Type: MarkViseme, Value: "sil", At: to})
+		out = append(out, Mark{Type: MarkViseme, Value: v, At: at})
+	}
+	spread := func(vs []string, from, to int) {
+		for k, v := range vs {
+			add(v, from+k*(to-from)/len(vs))
 		}
 	}
 	last := len(c.Words) - 1
+	pause := func(k int) bool { return k == last || c.Words[k+1].Start > c.Words[k].End }
+	if c.Words[0].Sounds != nil {
+		for k, w := range c.Words {
+			word = len(out)
+			for _, s := range w.Sounds {
+				if v, ok := visemeOf[s.Phoneme]; ok {
+					add(v, s.Start)
+				}
+			}
+			if pause(k) {
+				add("sil", w.End)
+			}
+		}
+		return out
+	}
 	if per, ok := wordPhonemes(c.Phonemes, len(c.Words)); ok {
 		for k, w := range c.Words {
-			spread(visemes(per[k]), w.Start, w.End, k == last || c.Words[k+1].Start > w.End)
+			word = len(out)
+			spread(visemes(per[k]), w.Start, w.End)
+			if pause(k) {
+				add("sil", w.End)
+			}
 		}
 		return out
 	}
 	if vs := visemes(c.Phonemes); len(vs) > 0 {
-		spread(vs, c.Words[0].Start, c.Words[last].End, true)
+		spread(vs, c.Words[0].Start, c.Words[last].End)
+		add("sil", c.Words[last].End)
 	}
 	return out
 }

@@ -26,6 +26,25 @@ import (
 type Word struct {
 	Text       string
 	Start, End int
+	// Sounds are the word's phonemes, each where its sound starts, in the same samples as
+	// Start, from the model's own durations; nil where the synthesizer does not align.
+	Sounds []Sound
+}
+
+// Sound is one phoneme of a word and the sample its sound starts at.
+type Sound struct {
+	Phoneme rune
+	Start   int
+}
+
+// shifted is w with its samples moved by -by and kept in [0, n].
+func (w Word) shifted(by, n int) Word {
+	at := func(s int) int { return min(max(s-by, 0), n) }
+	out := Word{Text: w.Text, Start: at(w.Start), End: at(w.End)}
+	for _, s := range w.Sounds {
+		out.Sounds = append(out.Sounds, Sound{Phoneme: s.Phoneme, Start: at(s.Start)})
+	}
+	return out
 }
 
 // SoundLead is how far the model's sound runs ahead of its duration frames: its decoder
@@ -105,7 +124,13 @@ func placeWords(c chunk.Chunk, bounds idBounds, from, n int, lead int) []Word {
 		}
 		start := max(at(begin), prevEnd)
 		end := max(at(last+1), start)
-		out = append(out, Word{Text: w.Text, Start: start, End: end})
+		word := Word{Text: w.Text, Start: start, End: end}
+		for k := first; k <= last; k++ {
+			if r, ok := phonemize.Symbol(c.IDs[k]); ok && !phonemize.Silent(c.IDs[k]) {
+				word.Sounds = append(word.Sounds, Sound{Phoneme: r, Start: min(max(at(k), start), end)})
+			}
+		}
+		out = append(out, word)
 		prevEnd, prevLast = end, last
 	}
 	return out

@@ -259,7 +259,7 @@ func (p *pieces) take(r *windowResult, pcm []float32, end chunk.Break, resumes b
 		if w.Start < r.from || (w.Start >= r.to && !last) {
 			continue
 		}
-		words = append(words, Word{Text: w.Text, Start: min(max(w.Start-start, 0), len(out)), End: min(max(w.End-start, 0), len(out))})
+		words = append(words, w.shifted(start, len(out)))
 	}
 	return out, words, last
 }

@@ -43,6 +43,22 @@ func ID(r rune) (int64, bool) {
 	return id, ok
 }
 
+// Symbol returns the phoneme symbol of a vocabulary id.
+func Symbol(id int64) (rune, bool) {
+	if id < 0 || id >= int64(len(symbols)) || symbols[id] == 0 {
+		return 0, false
+	}
+	return symbols[id], true
+}
+
+var symbols = func() []rune {
+	s := make([]rune, NumTokens)
+	for r, id := range vocab {
+		s[id] = r
+	}
+	return s
+}()
+
 // Silent reports whether id is punctuation or the space between words: symbols the model
 // makes pauses of, where every other id is a sound of speech.
 func Silent(id int64) bool { return id >= vocab[';'] && id <= SpaceID }

@@ -87,7 +87,7 @@ func (b *balancer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case api.RoutePing:
 		for _, c := range b.copies {
-			if status, err := get(r.Context(), c.url+api.RoutePing); err != nil || status != http.StatusOK {
+			if status, err := statusOf(r.Context(), c.url+api.RoutePing); err != nil || status != http.StatusOK {
 				http.Error(w, "a copy is not ready", http.StatusServiceUnavailable)
 				return
 			}
@@ -131,12 +131,18 @@ func (b *balancer) metrics(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "# TYPE kokoro_requests_in_flight gauge\nkokoro_requests_in_flight %g\n", sum)
 }
 
-func get(ctx context.Context, u string) (int, error) {
+// get fetches u; the caller closes the body.
+func get(ctx context.Context, u string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return http.DefaultClient.Do(req)
+}
+
+// statusOf is the status u answers with.
+func statusOf(ctx context.Context, u string) (int, error) {
+	resp, err := get(ctx, u)
 	if err != nil {
 		return 0, err
 	}
@@ -147,11 +153,7 @@ func get(ctx context.Context, u string) (int, error) {
 
 // inFlightOf reads a server's kokoro_requests_in_flight gauge.
 func inFlightOf(ctx context.Context, u string) (float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return 0, err
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := get(ctx, u)
 	if err != nil {
 		return 0, err
 	}

@@ -26,12 +26,13 @@ type word struct {
 
 // englishReader is the English G2P as a reader.
 type englishReader struct {
-	g *en.G2P
-	d en.Dialect
+	g  *en.G2P
+	d  en.Dialect
+	sw en.Switches
 }
 
 func (r englishReader) read(text string) (string, []*word, error) {
-	ps, ws := r.g.Read(text, r.d)
+	ps, ws := r.g.ReadWith(text, r.d, r.sw)
 	words := make([]word, len(ws))
 	out := make([]*word, len(ws))
 	for i, w := range ws {
@@ -50,7 +51,7 @@ func (p *Phonemizer) readerFor(lang string) (reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		return englishReader{p.en, d}, nil
+		return englishReader{p.en, d, p.sw}, nil
 	}
 	l, ok := lookupLang(lang)
 	if !ok || !l.speaks {

@@ -32,6 +32,20 @@ type Phonemizer struct {
 
 	zh *zh.G2P // Mandarin, its dictionaries read on first use
 	ja *ja.G2P // Japanese, likewise
+
+	sw Switches // the English rewrites turned off (With)
+}
+
+// Switches turn off rewrites before English is read (telephone numbers, units after numbers,
+// lone symbols); the zero value keeps them all. The other languages' readers have none.
+type Switches = en.Switches
+
+// With is p reading with sw: the same dictionaries and helpers, shared, so it costs nothing
+// and is closed with p, never on its own.
+func (p *Phonemizer) With(sw Switches) *Phonemizer {
+	q := *p
+	q.sw = sw
+	return &q
 }
 
 // New loads both English dialects' lexicons and locates espeak-ng.

@@ -166,3 +166,26 @@ func TestEspeakLeavesNoGoroutine(t *testing.T) {
 	goleak.VerifyNone(t, before)
 	p.Close()
 }
+
+// TestWithSwitches: a phonemizer With switches reads English with those rewrites off, the
+// phonemizer it came from is unchanged.
+func TestWithSwitches(t *testing.T) {
+	p := testPhonemizer(t)
+	t.Parallel()
+	read := func(p *Phonemizer, text, lang string) string {
+		t.Helper()
+		ps, err := p.Phonemize(text, lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	def := read(p, "It is 5 km away.", "en-us")
+	off := read(p.With(Switches{UnitsOff: true}), "It is 5 km away.", "en-us")
+	if def == off || read(p, "It is 5 km away.", "en-us") != def {
+		t.Errorf("units on %q, off %q: want them to differ and the original unchanged", def, off)
+	}
+	if a, b := read(p, "Call 555-0134.", "en-gb"), read(p.With(Switches{PhonesOff: true}), "Call 555-0134.", "en-gb"); a == b {
+		t.Errorf("phones on and off both read %q", a)
+	}
+}

@@ -171,7 +171,7 @@ func TestRealHeldOutDiffClasses(t *testing.T) {
 				var asked []string
 				// Which tokens reach the fallback: convert once, noting the texts asked.
 				inner := g.fallback
-				got, toks = g.convertWith(r.text, func(w string) (string, bool) {
+				got, toks = g.convertWith(r.text, Switches{}, func(w string) (string, bool) {
 					asked = append(asked, w)
 					return inner(w)
 				})

@@ -103,12 +103,15 @@ type Word struct {
 }
 
 // Read converts one text in dialect d: its phoneme string and its words.
-func (p *G2P) Read(text string, d Dialect) (string, []Word) {
+func (p *G2P) Read(text string, d Dialect) (string, []Word) { return p.ReadWith(text, d, Switches{}) }
+
+// ReadWith is Read with some of the rewrites before reading turned off.
+func (p *G2P) ReadWith(text string, d Dialect, sw Switches) (string, []Word) {
 	g := p.us
 	if d == British {
 		g = p.gb
 	}
-	ps, toks := g.convert(text)
+	ps, toks := g.convert(text, sw)
 	words := make([]Word, len(toks))
 	for i, t := range toks {
 		words[i] = Word{Text: t.text, Tag: t.tag, Phonemes: t.ps, Space: t.ws}

@@ -36,7 +36,7 @@ func FuzzPhonemize(f *testing.F) {
 				t.Fatalf("Phonemize(%q) = %q has %q outside the vocabulary", text, ps, r)
 			}
 		}
-		_, toks := p.gb.convert(text)
+		_, toks := p.gb.convert(text, Switches{})
 		for _, tk := range toks {
 			if speakable(tk.text) && !tk.override && strings.TrimSpace(tk.ps) == "" {
 				t.Fatalf("word %q of %q lost (phonemes %q)", tk.text, text, ps)

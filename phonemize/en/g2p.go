@@ -84,15 +84,15 @@ type word struct {
 }
 
 // convert phonemizes one text and returns the phoneme string and the final tokens.
-func (g *g2p) convert(text string) (string, []*token) {
+func (g *g2p) convert(text string, sw Switches) (string, []*token) {
 	if g.prefetch == nil || g.cached == nil {
-		return g.convertWith(text, g.fallback)
+		return g.convertWith(text, sw, g.fallback)
 	}
 	// First with cached fallback answers only, noting the words that have none; when there
 	// are some, they go to the fallback together and the text is read again. A text whose
 	// unknown words are all cached is read once.
 	var missed []string
-	ps, toks := g.convertWith(text, func(w string) (string, bool) {
+	ps, toks := g.convertWith(text, sw, func(w string) (string, bool) {
 		if ps, ok := g.cached(w); ok {
 			return ps, true
 		}
@@ -103,12 +103,12 @@ func (g *g2p) convert(text string) (string, []*token) {
 		return ps, toks
 	}
 	g.prefetch(missed)
-	return g.convertWith(text, g.fallback)
+	return g.convertWith(text, sw, g.fallback)
 }
 
 // convertWith phonemizes one text, reading unknown words with fallback.
-func (g *g2p) convertWith(text string, fallback func(string) (string, bool)) (string, []*token) {
-	text, ovs := preprocess(text)
+func (g *g2p) convertWith(text string, sw Switches, fallback func(string) (string, bool)) (string, []*token) {
+	text, ovs := preprocess(text, sw)
 	tokens := tokenize(text)
 	g.tags.tagTokens(tokens)
 	applyOverrides(tokens, ovs)

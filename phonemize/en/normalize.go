@@ -5,28 +5,75 @@ import (
 	"strings"
 )
 
+// Switches turn off rewrites a caller does not want: the zero value rewrites everything the
+// reader rewrites by default.
+type Switches struct {
+	// PhonesOff leaves telephone numbers to the pipeline, which reads their groups as numbers.
+	PhonesOff bool
+	// UnitsOff leaves unit abbreviations after numbers to the pipeline, which spells them.
+	UnitsOff bool
+	// SymbolsOff drops symbols that stand alone between words (& + = @ * # ~ ^ | \ < >) instead
+	// of reading them; a sign on a number ("20%", "$5", "+3") is still read.
+	SymbolsOff bool
+}
+
 // normalize rewrites the few written forms the reference reads badly into the words a reader
 // would say, before the reference-faithful pipeline sees them: numeric ranges ("5-10" →
 // "5 to 10", which it reads "fiveten"), phone numbers (digit by digit in their groups rather
 // than as hundreds), and units after numbers ("10km" → "10 kilometers", which it spells
-// "K M"). Everything else is left for the pipeline, which reads it as the reference does.
-func normalize(text string) string {
+// "K M"), each unless sw turns it off; and, with sw.SymbolsOff, drops lone symbols.
+// Everything else is left for the pipeline, which reads it as the reference does.
+func normalize(text string, sw Switches) string {
+	if sw.SymbolsOff && strings.ContainsAny(text, loneSymbols) {
+		text = dropLoneSymbols(text)
+	}
 	if !strings.ContainsAny(text, "0123456789") {
 		return text
 	}
 	// Each expression runs only on text that has what every one of its matches needs, which
 	// is checked in one pass (most text with digits has no telephone number, range or unit).
-	if hasPhoneDigits(text) {
+	if !sw.PhonesOff && hasPhoneDigits(text) {
 		text = phoneRe.ReplaceAllStringFunc(text, speakPhone)
 	}
 	if strings.ContainsAny(text, "-–") {
 		text = replaceRanges(text)
 	}
-	if hasUnitAfterDigit(text) {
+	if !sw.UnitsOff && hasUnitAfterDigit(text) {
 		text = unitRe.ReplaceAllStringFunc(text, speakUnit)
 	}
 	return text
 }
+
+// loneSymbols are the symbols SymbolsOff drops where a run of them is a word of its own.
+const loneSymbols = `&+=@*#~^|\<>`
+
+var loneSymbolRe = regexp.MustCompile(`[&+=@*#~^|\\<>]+`)
+
+// dropLoneSymbols removes each run of loneSymbols that white space or the text's ends bound
+// on both sides, with the white space after it (before it, at the end).
+func dropLoneSymbols(text string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range loneSymbolRe.FindAllStringIndex(text, -1) {
+		from, to := m[0], m[1]
+		before := from == 0 || isSpaceByte(text[from-1])
+		after := to == len(text) || isSpaceByte(text[to])
+		if !before || !after || from < last {
+			continue
+		}
+		if to < len(text) {
+			to++
+		} else if from > last && from > 0 {
+			from--
+		}
+		b.WriteString(text[last:from])
+		last = to
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // hasPhoneDigits reports three digits, a dot or hyphen and four digits, which every match of
 // phoneRe ends with.

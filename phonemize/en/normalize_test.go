@@ -92,7 +92,7 @@ func TestNormalize(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {
-			if got := normalize(c.in); got != c.want {
+			if got := normalize(c.in, Switches{}); got != c.want {
 				t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})
@@ -131,6 +131,31 @@ func TestUnitInitialsCoverTheUnits(t *testing.T) {
 		}
 		if !unitRe.MatchString("5 " + u) {
 			t.Errorf("unitRe does not read unit %q", u)
+		}
+	}
+}
+
+// TestNormalizeSwitches: each switch turns off its own rewrite and no other.
+func TestNormalizeSwitches(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   string
+		sw   Switches
+		want string
+	}{
+		{"Call 555-0134 now.", Switches{}, "Call 5 5 5, 0 1 3 4 now."},
+		{"Call 555-0134 now.", Switches{PhonesOff: true}, "Call 555 to 0134 now."},
+		{"It is 5 km away.", Switches{}, "It is 5 kilometers away."},
+		{"It is 5 km away.", Switches{UnitsOff: true}, "It is 5 km away."},
+		{"It is 5 km away.", Switches{PhonesOff: true}, "It is 5 kilometers away."},
+		{"Tom & Jerry + friends = fun, 20% off.", Switches{}, "Tom & Jerry + friends = fun, 20% off."},
+		{"Tom & Jerry + friends = fun, 20% off.", Switches{SymbolsOff: true}, "Tom Jerry friends fun, 20% off."},
+		{"x+y and +3 and # 5", Switches{SymbolsOff: true}, "x+y and +3 and 5"},
+		{"&", Switches{SymbolsOff: true}, ""},
+		{"a & & b &", Switches{SymbolsOff: true}, "a b"},
+	} {
+		if got := normalize(c.in, c.sw); got != c.want {
+			t.Errorf("normalize(%q, %+v) = %q, want %q", c.in, c.sw, got, c.want)
 		}
 	}
 }

@@ -23,13 +23,13 @@ type override struct {
 }
 
 // preprocess removes the link syntax and returns the plain text with its overrides.
-func preprocess(text string) (string, []override) {
+func preprocess(text string, sw Switches) (string, []override) {
 	text = strings.TrimLeft(text, " \t\n\r\f\v")
 	var b strings.Builder
 	var ovs []override
 	last := 0
 	for _, m := range linkRe.FindAllStringSubmatchIndex(text, -1) {
-		b.WriteString(normalize(text[last:m[0]]))
+		b.WriteString(normalize(text[last:m[0]], sw))
 		word, f := text[m[2]:m[3]], text[m[4]:m[5]]
 		o := override{start: b.Len(), end: b.Len() + len(word)}
 		ok := true
@@ -58,7 +58,7 @@ func preprocess(text string) (string, []override) {
 		b.WriteString(word)
 		last = m[1]
 	}
-	b.WriteString(normalize(text[last:]))
+	b.WriteString(normalize(text[last:], sw))
 	return b.String(), ovs
 }
 

@@ -84,7 +84,7 @@ func TestTokenizerAndTaggerAgreement(t *testing.T) {
 			var sameSplit, tagOK, tagAll int
 			var report []string
 			for _, s := range sents {
-				text, _ := preprocess(s.text)
+				text, _ := preprocess(s.text, Switches{})
 				toks := tokenize(text)
 				p.us.tags.tagTokens(toks)
 				got := make([]string, len(toks))

@@ -32,17 +32,19 @@ func isPhonemes(f fields, ssml bool) (bool, error) {
 	return false, fmt.Errorf("%w: %s; supported: %s, %s", errBadInputType, clip(f.InputType), api.InputTypeText, api.InputTypePhonemes)
 }
 
-// checkPhonemes reads req's text as Kokoro's phonemes into the segments the engine speaks.
-func checkPhonemes(eng Engine, req tts.Request) (tts.Request, error) {
-	doc, err := markup.FromPhonemes(req.Text)
+// checkPhonemes reads text as Kokoro's phonemes into the segments the engine speaks as how
+// resolved.
+func checkPhonemes(eng Engine, how tts.Resolved, text string) (tts.Resolved, error) {
+	doc, err := markup.FromPhonemes(text)
 	if err != nil {
-		return req, err
+		return how, err
 	}
-	if req, err = eng.Check(req); err != nil {
-		return req, err
+	r, err := eng.CheckText(how, text)
+	if err != nil {
+		return r, err
 	}
-	req.Markup = doc.Segments()
-	return tts.CheckMarkup(eng, req)
+	r.Markup = doc.Segments()
+	return tts.CheckMarkup(eng, r)
 }
 
 // parseFromPhonemes decodes POST /dev/generate_from_phonemes: Kokoro-FastAPI's request,

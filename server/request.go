@@ -41,13 +41,13 @@ const (
 	labelBidi        = "bidi"
 )
 
-// synthesis is one decoded request, whichever route it came in on; checkSynthesis turns its
+// synthesis is one decoded request, whichever route it came in on; checkSynthesis resolves its
 // fields into req before it is admitted.
 type synthesis struct {
 	route  string // metrics label
 	id     string
-	fields fields // as the client sent them; checkSynthesis turns them into req
-	req    tts.Request
+	fields fields // as the client sent them; checkSynthesis resolves them into req
+	req    tts.Resolved
 	format codec.Format
 	rate   int // samples per second of the answer's audio
 	stream bool

@@ -15,7 +15,7 @@ import (
 
 func testLimits() limits {
 	now := time.Unix(1_800_000_000, 0)
-	return limits{maxRequestAge: 56 * time.Second, now: func() time.Time { return now }, voices: newVoiceAliases(DefaultVoiceAliases).resolve}
+	return limits{maxRequestAge: 56 * time.Second, now: func() time.Time { return now }, voices: tts.NewAliases(DefaultVoiceAliases)}
 }
 
 // checker is an engine of the fakes with a 1000-character limit, for the checks a request

@@ -13,7 +13,8 @@ import (
 // labelFromPhonemes is the metrics and log label of POST /dev/generate_from_phonemes.
 const labelFromPhonemes = "generate_from_phonemes"
 
-// phonemizer is an engine that can say how it reads a text (*tts.Engine is one).
+// phonemizer is an engine that can say how it reads a text (*tts.Engine is one): it checks
+// the lang, then the text's length and that it is not blank, as a request's are checked.
 type phonemizer interface {
 	Phonemes(text, lang string) (string, []int64, error)
 }
@@ -92,14 +93,6 @@ func (s *Server) handlePhonemize(w http.ResponseWriter, r *http.Request) {
 	lang := in.Language
 	if lang == "" {
 		lang = "a"
-	}
-	if _, err := checkLang(lang); err != nil {
-		fail(err)
-		return
-	}
-	if n := eng.MaxTextChars(); n > 0 && len([]rune(in.Text)) > n {
-		fail(fmt.Errorf("%w: %d characters, the limit is %d", tts.ErrTextTooLong, len([]rune(in.Text)), n))
-		return
 	}
 	ps, ids, err := p.Phonemes(in.Text, lang)
 	if err != nil {

@@ -98,7 +98,7 @@ type Server struct {
 	busy     atomic.Int64
 	stopped  bool
 
-	voices *voiceAliases
+	voices tts.Aliases
 }
 
 type engineBox struct{ Engine }
@@ -160,7 +160,7 @@ func New(cfg Config) (*Server, error) {
 	if aliases == nil {
 		aliases = DefaultVoiceAliases
 	}
-	s.voices = newVoiceAliases(aliases)
+	s.voices = tts.NewAliases(aliases)
 	if cfg.LexiconDir != "" {
 		lxs, err := markup.LoadLexicons(cfg.LexiconDir)
 		if err != nil {

@@ -2,8 +2,6 @@ package server
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/markup"
@@ -32,22 +30,15 @@ type fields struct {
 
 // checkSynthesis is the one validation of a request's fields, shared by the HTTP routes and
 // the WebSocket so that a value is refused the same way, with the same code, on every
-// transport: the request id, the language, the voice spec's form, then how the request is
-// spoken (the engine's CheckVoice: its speed, a voice it has), then the route's own fields,
-// then its text (the engine's CheckText). textLater checks everything but the text, for a
+// transport: the request id, then how the request is spoken (the engine's CheckVoice: its
+// lang, its voice spec and the voice it names, its speed), then the route's own fields, then
+// its text (the engine's CheckText). textLater checks everything but the text, for a
 // WebSocket utterance whose text is streamed in pieces and checked as each arrives.
 func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Resolved, error) {
 	if err := checkRequestID(f.RequestID); err != nil {
 		return tts.Resolved{}, err
 	}
-	lang, err := checkLang(f.Lang)
-	if err != nil {
-		return tts.Resolved{}, err
-	}
-	if err := checkVoiceSpec(f.Voice); err != nil {
-		return tts.Resolved{}, err
-	}
-	how, err := eng.CheckVoice(tts.Request{Voice: lim.voice(f.Voice), Speed: f.Speed, Lang: lang})
+	how, err := eng.CheckVoice(tts.Request{Voice: f.Voice, Speed: f.Speed, Lang: f.Lang, Aliases: lim.voices})
 	if err != nil {
 		return how, err
 	}
@@ -86,21 +77,4 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Resol
 		return checkPlain(eng, how, f.Text, lxs, norm)
 	}
 	return eng.CheckText(how, f.Text)
-}
-
-// maxVoiceSpec bounds a voice spec: a blend of a dozen voices with weights fits many times.
-const maxVoiceSpec = 256
-
-// checkVoiceSpec refuses a voice spec too long to be one, or holding a control character (a
-// newline, a NUL), before its name is quoted in an error message and a log line. Trimming
-// would make "af_heart\n" speak as af_heart: a spec that is not what the client meant is
-// refused, not repaired.
-func checkVoiceSpec(v string) error {
-	if len(v) > maxVoiceSpec {
-		return fmt.Errorf("%w: a voice spec of %d bytes, the limit is %d", tts.ErrUnknownVoice, len(v), maxVoiceSpec)
-	}
-	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
-		return fmt.Errorf("%w: the voice spec has a control character at byte %d; voice names are letters, digits, _ and -", tts.ErrUnknownVoice, i)
-	}
-	return nil
 }

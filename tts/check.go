@@ -28,11 +28,13 @@ func (e *Engine) Check(req Request) (Resolved, error) {
 }
 
 // CheckVoice resolves how req is spoken, but not its text, for an utterance whose text
-// arrives later in pieces (each checked by CheckText): its lang, a language the phonemizer
-// speaks; its voice spec, of a bounded length with no control character, naming a voice or
-// blend the engine has (else a *VoiceError); its speed, within [api.MinSpeed, api.MaxSpeed];
-// and, with no lang, the language its voice speaks (phonemize.ResolveLang). The errors, in
-// that order, match ErrUnsupportedLang, ErrUnknownVoice and ErrBadSpeed.
+// arrives later in pieces (each checked by CheckText): its lang's code, its voice (aliases
+// replaced, Request.Aliases; the default voice for none) and its speed. It is the one place a
+// request's voice spec and language name are read. It refuses, in this order: a lang the
+// phonemizer does not speak (ErrUnsupportedLang); a voice spec too long or holding a control
+// character (ErrUnknownVoice); a speed outside [api.MinSpeed, api.MaxSpeed] (ErrBadSpeed); a
+// voice or blend the engine does not have (a *VoiceError); and, with no lang, a voice whose
+// language the phonemizer does not speak (ErrUnsupportedLang, phonemize.ResolveLang).
 func (e *Engine) CheckVoice(req Request) (Resolved, error) {
 	r := Resolved{ID: req.ID, Speed: 1, Resumes: req.Resumes}
 	if req.Lang != "" {
@@ -57,7 +59,7 @@ func (e *Engine) CheckVoice(req Request) (Resolved, error) {
 		}
 		r.Speed = *req.Speed
 	}
-	spec := strings.TrimSpace(req.Voice)
+	spec := strings.TrimSpace(req.Aliases.apply(req.Voice))
 	if spec == "" {
 		spec = e.cfg.DefaultVoice
 	}

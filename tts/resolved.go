@@ -1,6 +1,9 @@
 package tts
 
 import (
+	"maps"
+	"strings"
+
 	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/model"
 )
@@ -26,4 +29,44 @@ type Resolved struct {
 type Voice struct {
 	Spec string     // the name or blend, its aliases replaced and its spaces trimmed
 	Pack model.Pack // the voice's style rows; a blend's is the weighted mean of its voices'
+}
+
+// Aliases map names a request may use in place of a voice (OpenAI's "alloy") to a Kokoro voice
+// or blend, in a plain name and in each part of a blend ("alloy(2)+echo(1)"). Names match
+// without regard to case or the spaces around them.
+type Aliases map[string]string
+
+// NewAliases is m ready to match: names lower-cased and trimmed, voices trimmed.
+func NewAliases(m map[string]string) Aliases {
+	a := make(Aliases, len(m))
+	for k, v := range m {
+		a[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+	}
+	return a
+}
+
+// Table is a copy of the aliases, to list them.
+func (a Aliases) Table() map[string]string { return maps.Clone(a) }
+
+// apply returns spec with every aliased name replaced by its voice.
+func (a Aliases) apply(spec string) string {
+	if len(a) == 0 || spec == "" {
+		return spec
+	}
+	parts := strings.Split(spec, "+")
+	changed := false
+	for i, part := range parts {
+		name, weight, _ := strings.Cut(part, "(")
+		if v, ok := a[strings.ToLower(strings.TrimSpace(name))]; ok {
+			parts[i] = v
+			if weight != "" {
+				parts[i] += "(" + weight
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return spec
+	}
+	return strings.Join(parts, "+")
 }

@@ -47,6 +47,8 @@ type Request struct {
 	Voice string   // name or blend; "" = the engine's default voice
 	Speed *float64 // nil = 1.0; a given speed must lie in [api.MinSpeed, api.MaxSpeed]
 	Lang  string   // a language name or code (phonemize.ParseLang); "" = from the voice's prefix
+	// Aliases are names the request may use in place of a voice; nil maps none.
+	Aliases Aliases
 	// Resumes marks text that goes on from the previous request's speech, which ended a
 	// sentence (text streamed sentence by sentence): its first chunk then starts after a
 	// sentence's pause (JoinPause) instead of the short lead of a new utterance.

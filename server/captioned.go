@@ -41,8 +41,8 @@ func parseCaptioned(b []byte, lim limits) (*synthesis, error) {
 		return nil, err
 	}
 	s.timed = captionedFraming{mediaType: s.format.ContentType, timestamps: in.ReturnTimestamps == nil || *in.ReturnTimestamps}
-	// lang_code is the reference pipeline's one-letter code ("a", "j", …), which checkLang
-	// reads as it reads a language tag.
+	// lang_code is the reference pipeline's one-letter code ("a", "j", …), which the engine's
+	// check reads as it reads a language tag.
 	s.fields = fields{Text: in.Input, Voice: in.Voice, Speed: speed, Lang: in.LangCode, Normalization: in.NormalizationOptions}
 	return s, nil
 }

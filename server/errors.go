@@ -24,7 +24,6 @@ var (
 	errBodyTimeout     = errors.New("request body too slow")
 	errStale           = errors.New("request is stale")
 	errBadFormat       = errors.New("unsupported format")
-	errBadLang         = errors.New("unsupported lang")
 	errBadModel        = errors.New("unsupported model")
 	errBadStreamFormat = errors.New("unsupported stream_format")
 	errBadCaptions     = errors.New("unsupported caption format")
@@ -135,7 +134,7 @@ func classify(err error) httpError {
 		return e(http.StatusBadRequest, api.ErrInvalidRequestID, OutcomeClientError).at("request_id")
 	case errors.Is(err, errBadTimestamp):
 		return e(http.StatusBadRequest, api.ErrInvalidTimestamp, OutcomeClientError).at("request_timestamp")
-	case errors.Is(err, errBadLang), errors.Is(err, tts.ErrUnsupportedLang):
+	case errors.Is(err, tts.ErrUnsupportedLang):
 		h := e(http.StatusBadRequest, api.ErrUnsupportedLang, OutcomeClientError).at("lang")
 		h.body.Valid = phonemize.LangCodes()
 		return h

@@ -96,7 +96,7 @@ func (f *fakeSynth) Synthesize(ctx context.Context, _ int, ids []int64, _ []floa
 // fakeVoices knows a fixed set of names and accepts "+"-joined blends of them.
 type fakeVoices struct{ names []string }
 
-func (v fakeVoices) Style(spec string, _ int) ([]float32, error) {
+func (v fakeVoices) Resolve(spec string) (model.Pack, error) {
 	parts, err := model.ParseBlend(spec) // the real engine's syntax and weight rules
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (v fakeVoices) Style(spec string, _ int) ([]float32, error) {
 			return nil, &model.UnknownVoiceError{Name: p.Voice, Have: v.names}
 		}
 	}
-	return make([]float32, 256), nil
+	return make(model.Pack, model.PackRows*model.StyleDim), nil
 }
 
 func (v fakeVoices) Names() []string { return v.names }

@@ -62,11 +62,11 @@ func (s *Server) handleVoices(w http.ResponseWriter, r *http.Request) {
 		names := eng.VoiceNames()
 		langs := make(map[string]string, len(names))
 		for _, v := range names {
-			if l := phonemize.VoiceLang(v); l != "" {
+			if l := tts.VoiceLang(v); l != "" {
 				langs[v] = l
 			}
 		}
-		writeJSON(w, http.StatusOK, api.VoiceList{Voices: names, Aliases: s.voices.table(), Languages: langs, Langs: phonemize.LangCodes()})
+		writeJSON(w, http.StatusOK, api.VoiceList{Voices: names, Aliases: s.voices.Table(), Languages: langs, Langs: phonemize.LangCodes()})
 	}
 }
 
@@ -208,7 +208,7 @@ func (s *Server) handleSynthesis(route string, parse func([]byte, limits) (*synt
 }
 
 func (s *Server) limits() limits {
-	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices.resolve, lexicons: s.lexicons, unknownOK: s.cfg.AllowUnknownFields}
+	return limits{maxRequestAge: s.cfg.MaxRequestAge, now: s.cfg.Now, voices: s.voices, lexicons: s.lexicons, unknownOK: s.cfg.AllowUnknownFields}
 }
 
 // speak admits syn and streams it through emit, at syn's sample rate. Every HTTP route takes

@@ -15,7 +15,7 @@ import (
 
 func testLimits() limits {
 	now := time.Unix(1_800_000_000, 0)
-	return limits{maxRequestAge: 56 * time.Second, now: func() time.Time { return now }, voices: newVoiceAliases(DefaultVoiceAliases).resolve}
+	return limits{maxRequestAge: 56 * time.Second, now: func() time.Time { return now }, voices: tts.NewAliases(DefaultVoiceAliases)}
 }
 
 // checker is an engine of the fakes with a 1000-character limit, for the checks a request
@@ -47,14 +47,14 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		check      func(*synthesis) bool
 	}{
 		{"defaults", `{"text":"hi"}`, nil, func(s *synthesis) bool {
-			return s.format.Name == "wav" && s.stream && s.req.Voice == api.DefaultVoice && s.req.Speed == nil
+			return s.format.Name == "wav" && s.stream && s.req.Voice.Spec == api.DefaultVoice && s.req.Speed == 1
 		}},
 		{"explicit fields", `{"text":"hi","voice":"af_bella","speed":0.5,"stream":false,"format":"PCM","lang":"en-GB","request_id":"x"}`, nil, func(s *synthesis) bool {
-			return s.format.Name == "pcm" && !s.stream && s.req.Voice == "af_bella" && *s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
+			return s.format.Name == "pcm" && !s.stream && s.req.Voice.Spec == "af_bella" && s.req.Speed == 0.5 && s.req.Lang == "en-gb" && s.id == "x"
 		}},
 		{"an unknown field is refused", `{"text":"hi","temperature":3}`, errUnknownField, nil},
 		{"a misspelt field is refused", `{"text":"hi","voice_name":"af_bella"}`, errUnknownField, nil},
-		{"fields match without regard to case", `{"Text":"hi","VOICE":"af_bella"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_bella" }},
+		{"fields match without regard to case", `{"Text":"hi","VOICE":"af_bella"}`, nil, func(s *synthesis) bool { return s.req.Voice.Spec == "af_bella" }},
 		{"sample rate", `{"text":"hi","format":"pcm","sample_rate":16000}`, nil, func(s *synthesis) bool { return s.rate == 16000 }},
 		{"the model rate by default", `{"text":"hi"}`, nil, func(s *synthesis) bool { return s.rate == api.SampleRate }},
 		{"mulaw is 8 kHz", `{"text":"hi","format":"mulaw"}`, nil, func(s *synthesis) bool { return s.rate == 8000 }},
@@ -83,7 +83,7 @@ func TestParseInvocationDefaultsAndStaleness(t *testing.T) {
 		{"id with a newline", `{"text":"hi","request_id":"a\nb"}`, errBadRequestID, nil},
 		{"id not ASCII", `{"text":"hi","request_id":"é"}`, errBadRequestID, nil},
 		{"invalid UTF-8", "{\"text\":\"hi \xff\"}", errBadJSON, nil},
-		{"OpenAI voice names", `{"text":"hi","voice":"Shimmer"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_heart" }},
+		{"OpenAI voice names", `{"text":"hi","voice":"Shimmer"}`, nil, func(s *synthesis) bool { return s.req.Voice.Spec == "af_heart" }},
 		{"nothing speakable", `{"text":"😀 你好"}`, tts.ErrEmptyText, nil},
 	}
 	e := checker(t)
@@ -110,7 +110,7 @@ func TestParseSpeechFollowsOpenAI(t *testing.T) {
 		check      func(*synthesis) bool
 	}{
 		{"mp3 by default, streamed", `{"model":"tts-1","input":"hi","voice":"alloy"}`, nil, func(s *synthesis) bool {
-			return s.format.Name == "mp3" && s.format.ContentType == "audio/mpeg" && s.stream && !s.sse && s.req.Voice == "af_alloy"
+			return s.format.Name == "mp3" && s.format.ContentType == "audio/mpeg" && s.stream && !s.sse && s.req.Voice.Spec == "af_alloy"
 		}},
 		{"wav is complete by default", `{"input":"hi","response_format":"wav"}`, nil, func(s *synthesis) bool { return !s.stream }},
 		{"wav streamed on request", `{"input":"hi","response_format":"wav","stream":true}`, nil, func(s *synthesis) bool { return s.stream }},
@@ -123,12 +123,12 @@ func TestParseSpeechFollowsOpenAI(t *testing.T) {
 		{"audio stream format", `{"input":"hi","stream_format":"audio"}`, nil, func(s *synthesis) bool { return !s.sse }},
 		{"unknown stream format", `{"input":"hi","stream_format":"websocket"}`, errBadStreamFormat, nil},
 		{"instructions are accepted", `{"input":"hi","instructions":"Speak like a pirate."}`, nil, nil},
-		{"speed 0.25 is clamped to 0.5", `{"input":"hi","speed":0.25}`, nil, func(s *synthesis) bool { return *s.req.Speed == 0.5 }},
-		{"speed 4 is clamped to 2", `{"input":"hi","speed":4}`, nil, func(s *synthesis) bool { return *s.req.Speed == 2 }},
-		{"speed 1.5 is kept", `{"input":"hi","speed":1.5}`, nil, func(s *synthesis) bool { return *s.req.Speed == *f(1.5) }},
+		{"speed 0.25 is clamped to 0.5", `{"input":"hi","speed":0.25}`, nil, func(s *synthesis) bool { return s.req.Speed == 0.5 }},
+		{"speed 4 is clamped to 2", `{"input":"hi","speed":4}`, nil, func(s *synthesis) bool { return s.req.Speed == 2 }},
+		{"speed 1.5 is kept", `{"input":"hi","speed":1.5}`, nil, func(s *synthesis) bool { return s.req.Speed == *f(1.5) }},
 		{"speed 0.2 is refused", `{"input":"hi","speed":0.2}`, tts.ErrBadSpeed, nil},
 		{"speed 4.5 is refused", `{"input":"hi","speed":4.5}`, tts.ErrBadSpeed, nil},
-		{"blend of OpenAI names", `{"input":"hi","voice":"nova(2)+onyx(1)"}`, nil, func(s *synthesis) bool { return s.req.Voice == "af_nova(2)+am_fenrir(1)" }},
+		{"blend of OpenAI names", `{"input":"hi","voice":"nova(2)+onyx(1)"}`, nil, func(s *synthesis) bool { return s.req.Voice.Spec == "af_nova(2)+am_fenrir(1)" }},
 		{"unknown model", `{"model":"whisper-1","input":"hi"}`, errBadModel, nil},
 		{"Kokoro-FastAPI's fields", `{"input":"hi","lang_code":"b","volume_multiplier":0.5,"download_format":"mp3","return_download_link":false,"normalization_options":{}}`, nil,
 			func(s *synthesis) bool { return s.req.Lang == "en-gb" && *s.volume == 0.5 }},
@@ -210,8 +210,8 @@ func FuzzParseInvocation(f *testing.F) {
 			if strings.TrimSpace(s.req.Text) == "" || len([]rune(s.req.Text)) > 1000 {
 				t.Fatalf("accepted text %q", s.req.Text)
 			}
-			if s.req.Speed != nil && !(*s.req.Speed >= api.MinSpeed && *s.req.Speed <= api.MaxSpeed) {
-				t.Fatalf("accepted speed %v", *s.req.Speed)
+			if !(s.req.Speed >= api.MinSpeed && s.req.Speed <= api.MaxSpeed) {
+				t.Fatalf("accepted speed %v", s.req.Speed)
 			}
 			if !codec.Known(s.format.Name) {
 				t.Fatalf("accepted format %q", s.format.Name)
@@ -225,7 +225,7 @@ func FuzzParseInvocation(f *testing.F) {
 			if v := s.volume; v != nil && !(*v >= 0 && *v <= maxVolume) {
 				t.Fatalf("accepted volume %v", *v)
 			}
-			if s.req.Lang != "" && !slices.Contains(phonemize.LangCodes(), s.req.Lang) {
+			if !slices.Contains(phonemize.LangCodes(), s.req.Lang) {
 				t.Fatalf("accepted lang %q", s.req.Lang)
 			}
 		}

@@ -13,7 +13,8 @@ import (
 // labelFromPhonemes is the metrics and log label of POST /dev/generate_from_phonemes.
 const labelFromPhonemes = "generate_from_phonemes"
 
-// phonemizer is an engine that can say how it reads a text (*tts.Engine is one).
+// phonemizer is an engine that can say how it reads a text (*tts.Engine is one): it checks
+// the lang, then the text's length and that it is not blank, as a request's are checked.
 type phonemizer interface {
 	Phonemes(text, lang string) (string, []int64, error)
 }
@@ -32,17 +33,19 @@ func isPhonemes(f fields, ssml bool) (bool, error) {
 	return false, fmt.Errorf("%w: %s; supported: %s, %s", errBadInputType, clip(f.InputType), api.InputTypeText, api.InputTypePhonemes)
 }
 
-// checkPhonemes reads req's text as Kokoro's phonemes into the segments the engine speaks.
-func checkPhonemes(eng Engine, req tts.Request) (tts.Request, error) {
-	doc, err := markup.FromPhonemes(req.Text)
+// checkPhonemes reads text as Kokoro's phonemes into the segments the engine speaks as how
+// resolved.
+func checkPhonemes(eng Engine, how tts.Resolved, text string) (tts.Resolved, error) {
+	doc, err := markup.FromPhonemes(text)
 	if err != nil {
-		return req, err
+		return how, err
 	}
-	if req, err = eng.Check(req); err != nil {
-		return req, err
+	r, err := eng.CheckText(how, text)
+	if err != nil {
+		return r, err
 	}
-	req.Markup = doc.Segments()
-	return tts.CheckMarkup(eng, req)
+	r.Markup = doc.Segments()
+	return tts.CheckMarkup(eng, r)
 }
 
 // parseFromPhonemes decodes POST /dev/generate_from_phonemes: Kokoro-FastAPI's request,
@@ -90,14 +93,6 @@ func (s *Server) handlePhonemize(w http.ResponseWriter, r *http.Request) {
 	lang := in.Language
 	if lang == "" {
 		lang = "a"
-	}
-	if _, err := checkLang(lang); err != nil {
-		fail(err)
-		return
-	}
-	if n := eng.MaxTextChars(); n > 0 && len([]rune(in.Text)) > n {
-		fail(fmt.Errorf("%w: %d characters, the limit is %d", tts.ErrTextTooLong, len([]rune(in.Text)), n))
-		return
 	}
 	ps, ids, err := p.Phonemes(in.Text, lang)
 	if err != nil {

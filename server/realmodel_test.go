@@ -27,7 +27,7 @@ type statsEngine struct {
 	hold chan struct{}
 }
 
-func (e *statsEngine) Stream(ctx context.Context, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error) {
+func (e *statsEngine) Stream(ctx context.Context, req tts.Resolved, emit func(tts.Chunk) error) (tts.Stats, error) {
 	e.mu.Lock()
 	hold := e.hold
 	e.mu.Unlock()

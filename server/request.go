@@ -41,13 +41,13 @@ const (
 	labelBidi        = "bidi"
 )
 
-// synthesis is one decoded request, whichever route it came in on; checkSynthesis turns its
+// synthesis is one decoded request, whichever route it came in on; checkSynthesis resolves its
 // fields into req before it is admitted.
 type synthesis struct {
 	route  string // metrics label
 	id     string
-	fields fields // as the client sent them; checkSynthesis turns them into req
-	req    tts.Request
+	fields fields // as the client sent them; checkSynthesis resolves them into req
+	req    tts.Resolved
 	format codec.Format
 	rate   int // samples per second of the answer's audio
 	stream bool
@@ -63,7 +63,7 @@ type synthesis struct {
 type limits struct {
 	maxRequestAge time.Duration // 0 = never stale
 	now           func() time.Time
-	voices        func(string) string // maps OpenAI voice names to Kokoro voices
+	voices        tts.Aliases // OpenAI's voice names, mapped to Kokoro voices by the engine's check
 	lexicons      map[string]*markup.Lexicon
 	unknownOK     bool // fields no route knows are ignored, not refused
 }
@@ -293,14 +293,6 @@ func openAISpeed(v *float64) (*float64, error) {
 	}
 	c := min(max(*v, api.MinSpeed), api.MaxSpeed)
 	return &c, nil
-}
-
-// voice maps a voice spec through the OpenAI names; nil maps nothing.
-func (l limits) voice(spec string) string {
-	if l.voices == nil {
-		return spec
-	}
-	return l.voices(spec)
 }
 
 // newID makes a request id for a client that sent none.

@@ -24,11 +24,13 @@ import (
 
 // Engine is what the server needs from a loaded text-to-speech engine; *tts.Engine has it.
 type Engine interface {
-	// Check validates a request and fills in its defaults (tts.Engine.Check); CheckVoice does
-	// so without the text, for WebSocket text that arrives in pieces.
-	Check(req tts.Request) (tts.Request, error)
-	CheckVoice(req tts.Request) (tts.Request, error)
-	Stream(ctx context.Context, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error)
+	// CheckVoice resolves how a request is spoken, its lang, voice and speed
+	// (tts.Engine.CheckVoice); CheckText resolves the text it speaks (tts.Engine.CheckText),
+	// once for a request, or for each piece of WebSocket text that arrives in pieces.
+	CheckVoice(req tts.Request) (tts.Resolved, error)
+	CheckText(r tts.Resolved, text string) (tts.Resolved, error)
+	// Stream speaks what the checks resolved (tts.Engine.Stream).
+	Stream(ctx context.Context, r tts.Resolved, emit func(tts.Chunk) error) (tts.Stats, error)
 	VoiceNames() []string
 	MaxTextChars() int // 0 = unlimited
 }
@@ -96,7 +98,7 @@ type Server struct {
 	busy     atomic.Int64
 	stopped  bool
 
-	voices *voiceAliases
+	voices tts.Aliases
 }
 
 type engineBox struct{ Engine }
@@ -158,7 +160,7 @@ func New(cfg Config) (*Server, error) {
 	if aliases == nil {
 		aliases = DefaultVoiceAliases
 	}
-	s.voices = newVoiceAliases(aliases)
+	s.voices = tts.NewAliases(aliases)
 	if cfg.LexiconDir != "" {
 		lxs, err := markup.LoadLexicons(cfg.LexiconDir)
 		if err != nil {

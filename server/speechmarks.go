@@ -22,19 +22,18 @@ func checkSpeechMarks(types []string) error {
 }
 
 // checkPlain checks a plain text that asks for speech marks or lexicons, or that norm
-// rewrites, and speaks it as one document of markup, read with lxs and norm, so that its marks
-// are placed.
-func checkPlain(eng Engine, req tts.Request, lxs []*markup.Lexicon, norm markup.Normalization) (tts.Request, error) {
-	text := req.Text
-	req, err := eng.Check(req)
+// rewrites, spoken as how resolved, and speaks it as one document of markup, read with lxs and
+// norm, so that its marks are placed.
+func checkPlain(eng Engine, how tts.Resolved, text string, lxs []*markup.Lexicon, norm markup.Normalization) (tts.Resolved, error) {
+	r, err := eng.CheckText(how, text)
 	if err != nil {
-		return req, err
+		return r, err
 	}
 	doc := markup.PlainDoc(text)
 	doc.ApplyLexicons(lxs)
 	doc.Normalize(norm)
-	req.Markup = doc.Segments()
-	return tts.CheckMarkup(eng, req)
+	r.Markup = doc.Segments()
+	return tts.CheckMarkup(eng, r)
 }
 
 // appendMarks appends the marks of a chunk that starts at sample at of the utterance, of the

@@ -24,14 +24,14 @@ func isSSML(f fields) (bool, error) {
 	return false, fmt.Errorf("%w: %s; supported: %s, %s", errBadTextType, clip(f.TextType), api.TextTypeText, api.TextTypeSSML)
 }
 
-// checkMarkup reads req's text as SSML, with lxs and norm, into the segments the engine speaks, and
-// checks the
-// words they speak as a text (its limits, something to say) and each segment as its own
-// request (its language). Every refusal is a client error decided before any model work.
-func checkMarkup(eng Engine, req tts.Request, lxs []*markup.Lexicon, norm markup.Normalization) (tts.Request, error) {
-	doc, err := markup.Parse(req.Text)
+// checkMarkup reads text as SSML, with lxs and norm, into the segments the engine speaks as
+// how resolved, and checks the words they speak as a text (its limits, something to say) and
+// each segment's as its own (in its language). Every refusal is a client error decided before
+// any model work.
+func checkMarkup(eng Engine, how tts.Resolved, text string, lxs []*markup.Lexicon, norm markup.Normalization) (tts.Resolved, error) {
+	doc, err := markup.Parse(text)
 	if err != nil {
-		return req, err
+		return how, err
 	}
 	doc.ApplyLexicons(lxs)
 	doc.Normalize(norm)
@@ -40,12 +40,12 @@ func checkMarkup(eng Engine, req tts.Request, lxs []*markup.Lexicon, norm markup
 	for _, s := range segs {
 		words = append(words, s.Text)
 	}
-	req.Text = strings.Join(words, " ")
-	if req, err = eng.Check(req); err != nil {
-		return req, err
+	r, err := eng.CheckText(how, strings.Join(words, " "))
+	if err != nil {
+		return r, err
 	}
-	req.Markup = segs
-	return tts.CheckMarkup(eng, req)
+	r.Markup = segs
+	return tts.CheckMarkup(eng, r)
 }
 
 // lexiconsOf are the lexicons a request names, in its order.

@@ -1,14 +1,18 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 
 	"github.com/kokoro-sm/kokoro/api"
+	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/tts"
 )
 
 // TestHTTPAndWebSocketRefuseTheSameFields: the same hostile fields sent as a POST
@@ -100,5 +104,56 @@ func wsVerdict(t *testing.T, h *harness, msg []byte) string {
 		case api.WSTypeSynthesisComplete:
 			return ""
 		}
+	}
+}
+
+// countingVoices is fakeVoices recording each voice spec the engine reads.
+type countingVoices struct {
+	fakeVoices
+	mu    sync.Mutex
+	specs []string
+}
+
+func (v *countingVoices) Resolve(spec string) (model.Pack, error) {
+	v.mu.Lock()
+	v.specs = append(v.specs, spec)
+	v.mu.Unlock()
+	return v.fakeVoices.Resolve(spec)
+}
+
+// TestARequestIsResolvedOnce: a request's voice spec is read once, by the check, and what it
+// resolved is what is spoken: not again for each chunk, each SSML segment or a segment's own
+// language.
+func TestARequestIsResolvedOnce(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, text string }{
+		{"plain", "One. Two. Three."},
+		{"ssml", `<speak>One. Two. <lang xml:lang="en-gb">Three. Four.</lang> <prosody rate="fast">Five.</prosody></speak>`},
+		{"speech marks", "One. Two. Three."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			v := &countingVoices{fakeVoices: fakeVoices{testVoices}}
+			eng := tts.New(tts.Config{}, fakePhonemizer{}, &fakeSynth{slots: 1}, v)
+			defer eng.Close()
+			f := fields{Text: c.text, Voice: "af_heart(2)+af_bella", Lang: "en-us"}
+			if c.name == "speech marks" {
+				f.SpeechMarks = []string{tts.MarkWord}
+			}
+			r, err := checkSynthesis(eng, f, testLimits(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var chunks int
+			if _, err := tts.StreamMarkup(context.Background(), eng, r, func(tts.Chunk) error { chunks++; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if chunks < 3 {
+				t.Fatalf("%d chunks spoken, want several", chunks)
+			}
+			if len(v.specs) != 1 || v.specs[0] != "af_heart(2)+af_bella" {
+				t.Errorf("voice specs read %q, want the request's once", v.specs)
+			}
+		})
 	}
 }

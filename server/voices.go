@@ -50,49 +50,11 @@ func ParseVoiceAliases(spec string) (map[string]string, error) {
 	return out, nil
 }
 
-// voiceAliases resolves voice names through the alias table, in a plain name and in each part
-// of a blend ("alloy(2)+echo(1)").
-type voiceAliases struct{ m map[string]string }
-
-func newVoiceAliases(m map[string]string) *voiceAliases {
-	a := &voiceAliases{m: make(map[string]string, len(m))}
-	for k, v := range m {
-		a.m[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
-	}
-	return a
-}
-
-// resolve returns spec with every aliased name replaced by its voice.
-func (a *voiceAliases) resolve(spec string) string {
-	if len(a.m) == 0 || spec == "" {
-		return spec
-	}
-	parts := strings.Split(spec, "+")
-	changed := false
-	for i, part := range parts {
-		name, weight, _ := strings.Cut(part, "(")
-		if v, ok := a.m[strings.ToLower(strings.TrimSpace(name))]; ok {
-			parts[i] = v
-			if weight != "" {
-				parts[i] += "(" + weight
-			}
-			changed = true
-		}
-	}
-	if !changed {
-		return spec
-	}
-	return strings.Join(parts, "+")
-}
-
-// table is a copy of the aliases, for /v1/audio/voices.
-func (a *voiceAliases) table() map[string]string { return maps.Clone(a.m) }
-
 // warnAliases logs the aliases whose voice the loaded engine does not have: a request naming
 // one gets unknown_voice, and the operator should hear about it before a client does.
 func (s *Server) warnAliases(eng Engine) {
-	for _, alias := range slices.Sorted(maps.Keys(s.voices.m)) {
-		v := s.voices.m[alias]
+	for _, alias := range slices.Sorted(maps.Keys(s.voices)) {
+		v := s.voices[alias]
 		if _, err := eng.CheckVoice(tts.Request{Voice: v}); err != nil {
 			s.log.Warn("voice alias names no installed voice", "alias", alias, "voice", v, "err", err.Error())
 		}

@@ -94,16 +94,23 @@ func (ss *session) speakOne(u *utterance) {
 		if !ok {
 			break
 		}
-		req := u.syn.req
-		req.Text = seg
-		req.Resumes = spoke // the sentence before it was spoken: pause as at a sentence end
-		if req.Markup == nil && (len(u.lexicons) > 0 || len(u.marks) > 0 || markup.DefaultNormalization.Rewrites(seg)) {
+		r := u.syn.req
+		r.Resumes = spoke // the sentence before it was spoken: pause as at a sentence end
+		var err error
+		switch {
+		case r.Markup != nil: // SSML or phonemes, checked whole when the utterance started
+		case len(u.lexicons) > 0 || len(u.marks) > 0 || markup.DefaultNormalization.Rewrites(seg):
 			doc := markup.PlainDoc(seg)
 			doc.ApplyLexicons(u.lexicons)
 			doc.Normalize(markup.DefaultNormalization)
-			req.Markup = doc.Segments()
+			r.Markup = doc.Segments() // StreamMarkup checks each segment's text
+		default:
+			r, err = ss.eng.CheckText(r, seg)
 		}
-		st, err := tts.StreamMarkup(u.ctx, ss.eng, req, emit)
+		var st tts.Stats
+		if err == nil {
+			st, err = tts.StreamMarkup(u.ctx, ss.eng, r, emit)
+		}
 		total.Chunks += st.Chunks
 		total.AudioDuration += st.AudioDuration
 		total.ModelTime += st.ModelTime

@@ -36,7 +36,7 @@ func BenchmarkArrivalBehindLongRequest(b *testing.B) {
 				longDone := make(chan error, 1)
 				go func() {
 					once := false
-					_, err := e.Stream(context.Background(), tts.Request{Text: longText}, func(tts.Chunk) error {
+					_, err := checkStream(context.Background(), e, tts.Request{Text: longText}, func(tts.Chunk) error {
 						if !once {
 							once = true
 							close(firstOut)
@@ -47,7 +47,7 @@ func BenchmarkArrivalBehindLongRequest(b *testing.B) {
 				}()
 				<-firstOut
 				time.Sleep(50 * time.Millisecond) // the long request's second chunk is on the slot
-				st, err := e.Stream(context.Background(), tts.Request{Text: "Are you still there?"}, func(tts.Chunk) error { return nil })
+				st, err := checkStream(context.Background(), e, tts.Request{Text: "Are you still there?"}, func(tts.Chunk) error { return nil })
 				if err != nil {
 					b.Fatal(err)
 				}

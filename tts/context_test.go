@@ -101,7 +101,7 @@ func TestContextIsHeardButNotPlayed(t *testing.T) {
 			defer e.Close()
 			var pcm []float32
 			var chunks []Chunk
-			if _, err := e.Stream(context.Background(), Request{Text: "a b c d"}, func(ch Chunk) error {
+			if _, err := checkStream(context.Background(), e, Request{Text: "a b c d"}, func(ch Chunk) error {
 				chunks = append(chunks, ch)
 				pcm = append(pcm, ch.PCM...)
 				return nil
@@ -193,7 +193,7 @@ func TestFirstChunkAtAutoFollowsTheLoad(t *testing.T) {
 		speak := func() <-chan error {
 			done := make(chan error, 1)
 			go func() {
-				_, err := e.Stream(context.Background(), Request{Text: "a b c d"}, func(Chunk) error { return nil })
+				_, err := checkStream(context.Background(), e, Request{Text: "a b c d"}, func(Chunk) error { return nil })
 				done <- err
 			}()
 			return done

@@ -2,6 +2,7 @@ package tts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -68,22 +69,19 @@ func styleIDs(c chunk.Chunk) int {
 	return max(len(c.IDs), c.SentenceIDs)
 }
 
-// Stream speaks req, handing each chunk to emit in order as soon as it is synthesized. It
-// checks req first (Check), so a request that breaks a rule costs no model work. The next
+// Stream speaks req, which the engine's check resolved (Check, or CheckText), handing each
+// chunk to emit in order as soon as it is synthesized: req.Text in req.Lang, every chunk with
+// a style row of req.Voice's pack, at req.Speed. It reads no voice spec or language name. The next
 // chunk is already queued while emit runs, so a slow writer does not idle the model.
 // When ctx ends, queued work is withdrawn and Stream returns ctx's error. An error from emit
 // stops the stream and is returned as is.
-func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error) (Stats, error) {
+func (e *Engine) Stream(ctx context.Context, req Resolved, emit func(Chunk) error) (Stats, error) {
 	start := time.Now()
 	var st Stats
-	req, err := e.Check(req)
-	if err != nil {
-		return st, err
+	if req.Voice.Pack == nil {
+		return st, errUnresolved
 	}
-	speed := 1.0
-	if req.Speed != nil {
-		speed = *req.Speed
-	}
+	speed := req.Speed
 	chunks, err := e.ph.Chunks(req.Text, e.chunkOptions(req.Lang, speed))
 	if err != nil {
 		return st, fmt.Errorf("phonemize: %w", err)
@@ -103,12 +101,8 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	}
 	defer closeStream()
 	submit := func(i int, deadline time.Time) (*job, error) {
-		style, err := e.voices.Style(req.Voice, styleIDs(chunks[i]))
-		if err != nil {
-			return nil, err
-		}
 		c := chunks[i]
-		j := &job{ctx: ctx, deadline: deadline, ids: c.IDs, style: style, speed: float32(speed)}
+		j := &job{ctx: ctx, deadline: deadline, ids: c.IDs, style: req.Voice.Pack.Row(styleIDs(c)), speed: float32(speed)}
 		if e.windows {
 			j.window = &window{cut: firstCut(c, joinAfter(chunks, i), e.sched.frameTime()), hold: samples(joinCrossfade)}
 		} else {
@@ -226,6 +220,9 @@ func (e *Engine) Stream(ctx context.Context, req Request, emit func(Chunk) error
 	st.Elapsed = time.Since(start)
 	return st, nil
 }
+
+// errUnresolved is a Resolved that no check made: it has no voice to speak with.
+var errUnresolved = errors.New("tts: stream of a request the engine's check did not resolve")
 
 // chunkOptions are the chunk budgets of a request in lang at speed: the engine's policy, by
 // what the slots show now (chunk.Policy.For).

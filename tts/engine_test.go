@@ -14,9 +14,20 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/chunk"
+	"github.com/kokoro-sm/kokoro/model"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// checkStream is what a transport does with a request: the engine's check, then Stream of what it
+// resolved.
+func checkStream(ctx context.Context, e *Engine, req Request, emit func(Chunk) error) (Stats, error) {
+	r, err := e.Check(req)
+	if err != nil {
+		return Stats{}, err
+	}
+	return e.Stream(ctx, r, emit)
+}
 
 // splitPhonemizer makes one chunk per "|"-separated part; each chunk's single id is the part's
 // first byte, so the fake model can tell chunks apart.
@@ -34,11 +45,11 @@ func (splitPhonemizer) Chunks(text string, _ chunk.Options) ([]chunk.Chunk, erro
 
 type fakeVoices struct{}
 
-func (fakeVoices) Style(spec string, n int) ([]float32, error) {
+func (fakeVoices) Resolve(spec string) (model.Pack, error) {
 	if spec != "af_heart" && spec != "bf_emma" {
 		return nil, fmt.Errorf("voice %q not found; have: af_heart, bf_emma", spec)
 	}
-	return make([]float32, 256), nil
+	return make(model.Pack, model.PackRows*model.StyleDim), nil
 }
 func (fakeVoices) Names() []string { return []string{"af_heart", "bf_emma"} }
 
@@ -84,7 +95,7 @@ func (g *gatedSynth) order() []string {
 func drain(ctx context.Context, e *Engine, text string) <-chan error {
 	done := make(chan error, 1)
 	go func() {
-		_, err := e.Stream(ctx, Request{Text: text}, func(Chunk) error { return nil })
+		_, err := checkStream(ctx, e, Request{Text: text}, func(Chunk) error { return nil })
 		done <- err
 	}()
 	return done
@@ -194,7 +205,7 @@ func TestStreamDeliversChunksInOrder(t *testing.T) {
 	e := New(Config{}, splitPhonemizer{}, &instantSynth{}, fakeVoices{})
 	defer e.Close()
 	var got []Chunk
-	st, err := e.Stream(context.Background(), Request{Text: "a|bb|ccc|dddd", Speed: speed(2)}, func(c Chunk) error {
+	st, err := checkStream(context.Background(), e, Request{Text: "a|bb|ccc|dddd", Speed: speed(2)}, func(c Chunk) error {
 		got = append(got, c)
 		return nil
 	})
@@ -222,7 +233,7 @@ func TestEmitErrorStopsTheStream(t *testing.T) {
 	defer e.Close()
 	boom := errors.New("client gone")
 	n := 0
-	_, err := e.Stream(context.Background(), Request{Text: "a|b|c|d"}, func(Chunk) error {
+	_, err := checkStream(context.Background(), e, Request{Text: "a|b|c|d"}, func(Chunk) error {
 		n++
 		if n == 2 {
 			return boom
@@ -260,10 +271,10 @@ func TestCheck(t *testing.T) {
 		})
 	}
 	got, err := e.Check(Request{Text: "hi", Voice: " bf_emma "})
-	if err != nil || got.Voice != "bf_emma" || got.Lang != "en-gb" {
+	if err != nil || got.Voice.Spec != "bf_emma" || got.Lang != "en-gb" {
 		t.Errorf("checked request %+v, %v; want the voice trimmed and its language", got, err)
 	}
-	if got, err := e.Check(Request{Text: "hi"}); err != nil || got.Voice != api.DefaultVoice {
+	if got, err := e.Check(Request{Text: "hi"}); err != nil || got.Voice.Spec != api.DefaultVoice {
 		t.Errorf("checked request %+v, %v; want the default voice", got, err)
 	}
 	// CheckVoice leaves the text to later: an utterance streamed in pieces starts with none.
@@ -274,7 +285,7 @@ func TestCheck(t *testing.T) {
 	if _, err := e.CheckVoice(Request{Voice: "zz_nobody"}); !errors.As(err, &ve) || len(ve.Valid) != 2 {
 		t.Errorf("CheckVoice of an unknown voice: %v", err)
 	}
-	if _, err := e.Stream(context.Background(), Request{Text: ""}, func(Chunk) error { return nil }); !errors.Is(err, ErrEmptyText) {
+	if _, err := checkStream(context.Background(), e, Request{Text: ""}, func(Chunk) error { return nil }); !errors.Is(err, ErrEmptyText) {
 		t.Errorf("Stream with empty text: %v", err)
 	}
 }
@@ -296,7 +307,7 @@ func TestCloseFailsQueuedWork(t *testing.T) {
 	if err := <-running; err != nil {
 		t.Fatalf("running request: %v", err)
 	}
-	if _, err := e.Stream(context.Background(), Request{Text: "late"}, func(Chunk) error { return nil }); !errors.Is(err, ErrClosed) {
+	if _, err := checkStream(context.Background(), e, Request{Text: "late"}, func(Chunk) error { return nil }); !errors.Is(err, ErrClosed) {
 		t.Fatalf("after close: %v", err)
 	}
 }
@@ -316,7 +327,7 @@ func TestChunkBudgetsReachThePhonemizer(t *testing.T) {
 	ph := optionsPhonemizer{got: make(chan chunk.Options, 1)}
 	e := New(Config{Policy: chunk.Policy{FirstChunkMaxIDs: 40, MaxChunkIDs: 200}}, ph, &instantSynth{}, fakeVoices{})
 	defer e.Close()
-	if _, err := e.Stream(context.Background(), Request{Text: "a|b", Voice: "bf_emma"}, func(Chunk) error { return nil }); err != nil {
+	if _, err := checkStream(context.Background(), e, Request{Text: "a|b", Voice: "bf_emma"}, func(Chunk) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxChunkIDs != 200 || o.Lang != "en-gb" {
@@ -352,34 +363,84 @@ func (p *sentencePhonemizer) Chunks(text string, opt chunk.Options) ([]chunk.Chu
 	return cs, err
 }
 
-// lengthVoices records the utterance lengths styles are asked for.
-type lengthVoices struct {
+// rowVoices has the voices of fakeVoices, each with style row r all r, so that a synthesizer
+// can tell which row it was handed; it records the specs it is asked to read.
+type rowVoices struct {
 	fakeVoices
+	recorder[string]
+}
+
+func (v *rowVoices) Resolve(spec string) (model.Pack, error) {
+	v.add(spec)
+	if _, err := v.fakeVoices.Resolve(spec); err != nil {
+		return nil, err
+	}
+	p := make(model.Pack, model.PackRows*model.StyleDim)
+	for i := range p {
+		p[i] = float32(i / model.StyleDim)
+	}
+	return p, nil
+}
+
+// rowSynth is instantSynth recording the utterance length whose style row each chunk is run
+// with (rowVoices).
+type rowSynth struct {
+	instantSynth
 	recorder[int]
 }
 
-func (v *lengthVoices) Style(spec string, n int) ([]float32, error) {
-	v.add(n)
-	return v.fakeVoices.Style(spec, n)
+func (s *rowSynth) Synthesize(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, error) {
+	s.add(int(style[0]) + 1)
+	return s.instantSynth.Synthesize(ctx, slot, ids, style, speed)
 }
 
 // TestPartsOfASentenceShareItsStyle: each chunk of a sentence cut into parts is spoken with the
 // style row of the whole sentence's length, as the sentence spoken whole would be.
 func TestPartsOfASentenceShareItsStyle(t *testing.T) {
-	v := &lengthVoices{}
-	e := New(Config{}, &sentencePhonemizer{}, &instantSynth{}, v)
+	syn := &rowSynth{}
+	e := New(Config{}, &sentencePhonemizer{}, syn, &rowVoices{})
 	defer e.Close()
-	if _, err := e.Stream(context.Background(), Request{Text: "a|bb|ccc", Voice: "af_heart"}, func(Chunk) error { return nil }); err != nil {
+	if _, err := checkStream(context.Background(), e, Request{Text: "a|bb|ccc", Voice: "af_heart"}, func(Chunk) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	// Check asks for the voice once first (for length 1), then each chunk for its style.
-	if len(v.got) != 4 {
-		t.Fatalf("%d styles asked for, want 4", len(v.got))
+	if len(syn.got) != 3 {
+		t.Fatalf("%d chunks run, want 3", len(syn.got))
 	}
-	for i, n := range v.got[1:] {
+	for i, n := range syn.got {
 		if n != 40 {
 			t.Errorf("chunk %d spoken with the row for %d ids, want the sentence's 40", i, n)
 		}
+	}
+}
+
+// TestStreamSpeaksWhatCheckResolved: the voice spec is read once, by the check, however many
+// chunks the request has; Stream speaks the resolved language as it is, not the one its
+// voice's name would give.
+func TestStreamSpeaksWhatCheckResolved(t *testing.T) {
+	v := &rowVoices{}
+	ph := &sentencePhonemizer{}
+	e := New(Config{}, ph, &rowSynth{}, v)
+	defer e.Close()
+	r, err := e.Check(Request{Text: "a|bb|ccc|dddd", Voice: " af_heart "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.got) != 1 || v.got[0] != "af_heart" {
+		t.Fatalf("the check read the specs %q, want af_heart once", v.got)
+	}
+	r.Lang = "en-gb" // what a check reads for a request with lang en-gb
+	st, err := e.Stream(context.Background(), r, func(Chunk) error { return nil })
+	if err != nil || st.Chunks != 4 {
+		t.Fatalf("stream: %d chunks, %v; want 4", st.Chunks, err)
+	}
+	if len(v.got) != 1 {
+		t.Errorf("Stream read the voice spec again: %q", v.got[1:])
+	}
+	if len(ph.got) != 1 || ph.got[0].Lang != "en-gb" {
+		t.Errorf("phonemized with %+v, want the resolved en-gb", ph.got)
+	}
+	if _, err := e.Stream(context.Background(), Resolved{Text: "a"}, func(Chunk) error { return nil }); !errors.Is(err, errUnresolved) {
+		t.Errorf("Stream of a request no check resolved: %v, want errUnresolved", err)
 	}
 }
 
@@ -390,7 +451,7 @@ func TestBritishStartsOnAWholeSentence(t *testing.T) {
 	e := New(Config{}, ph, &instantSynth{}, fakeVoices{})
 	defer e.Close()
 	for _, r := range []Request{{Text: "a|b", Voice: "bf_emma"}, {Text: "a|b", Voice: "af_heart"}, {Text: "a|b", Voice: "af_heart", Lang: "en-gb"}} {
-		if _, err := e.Stream(context.Background(), r, func(Chunk) error { return nil }); err != nil {
+		if _, err := checkStream(context.Background(), e, r, func(Chunk) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

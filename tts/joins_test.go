@@ -51,7 +51,7 @@ func TestJoinsPutBackThePauseTheTextAsksFor(t *testing.T) {
 	defer e.Close()
 	var pcm []float32
 	var firstChunk []float32
-	_, err := e.Stream(context.Background(), Request{Text: "x"}, func(c Chunk) error {
+	_, err := checkStream(context.Background(), e, Request{Text: "x"}, func(c Chunk) error {
 		if c.Index == 0 {
 			firstChunk = c.PCM
 		}
@@ -107,7 +107,7 @@ func TestResumedRequestStartsAfterASentencePause(t *testing.T) {
 	defer e.Close()
 	var pcm []float32
 	for _, resumes := range []bool{false, true} {
-		_, err := e.Stream(context.Background(), Request{Text: "x", Resumes: resumes}, func(c Chunk) error {
+		_, err := checkStream(context.Background(), e, Request{Text: "x", Resumes: resumes}, func(c Chunk) error {
 			pcm = append(pcm, c.PCM...)
 			return nil
 		})

@@ -57,7 +57,7 @@ func TestRealModelSpeaksEachLanguage(t *testing.T) {
 			var ids []int64
 			var pcm []float32
 			var words, last string
-			st, err := e.Stream(context.Background(), req, func(ch tts.Chunk) error {
+			st, err := checkStream(context.Background(), e, req, func(ch tts.Chunk) error {
 				if len(ids) > 0 {
 					ids = append(ids, phonemize.SpaceID)
 				}

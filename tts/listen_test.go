@@ -60,7 +60,7 @@ func TestRealListening(t *testing.T) {
 		t.Run(c.voice, func(t *testing.T) {
 			var pcm []float32
 			onset := -1
-			_, err := e.Stream(context.Background(), tts.Request{Text: listenText, Voice: c.voice}, func(ch tts.Chunk) error {
+			_, err := checkStream(context.Background(), e, tts.Request{Text: listenText, Voice: c.voice}, func(ch tts.Chunk) error {
 				if ch.Index == 0 {
 					onset, _ = audio.NewOnset(api.SampleRate).Write(ch.PCM)
 				}

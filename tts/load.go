@@ -78,7 +78,7 @@ func Load(ctx context.Context, c LoadConfig, stage func(string)) (*Engine, error
 	if err != nil {
 		return nil, errors.Join(err, ph.Close())
 	}
-	if _, err := voices.Style(c.DefaultVoice, 1); err != nil {
+	if _, err := lookupVoice(voices, c.DefaultVoice); err != nil {
 		return nil, errors.Join(fmt.Errorf("default voice: %w", err), ph.Close())
 	}
 	m, err := model.Open(ctx, model.Config{

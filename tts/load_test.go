@@ -88,7 +88,7 @@ func TestRealLoadStagesChunkRuleAndClose(t *testing.T) {
 	long := strings.Repeat("The committee reviewed every proposal with considerable patience and care, ", 4)
 	enough := errors.New("enough")
 	var second int
-	_, err = e.Stream(context.Background(), tts.Request{Text: long + "then Zorblaxian Quintrevath spoke."}, func(c tts.Chunk) error {
+	_, err = checkStream(context.Background(), e, tts.Request{Text: long + "then Zorblaxian Quintrevath spoke."}, func(c tts.Chunk) error {
 		if c.Index == 1 {
 			second = len(phonemize.Tokenize(c.Phonemes))
 			return enough
@@ -110,7 +110,7 @@ func TestRealLoadStagesChunkRuleAndClose(t *testing.T) {
 	if n := children(t, "espeak-ng"); n != 0 {
 		t.Errorf("%d espeak-ng helper(s) still running after Close", n)
 	}
-	if _, err := e.Stream(context.Background(), tts.Request{Text: "Hello."}, func(tts.Chunk) error { return nil }); err == nil {
+	if _, err := checkStream(context.Background(), e, tts.Request{Text: "Hello."}, func(tts.Chunk) error { return nil }); err == nil {
 		t.Error("a closed engine still speaks")
 	}
 }

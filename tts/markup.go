@@ -26,10 +26,10 @@ type Mark struct {
 	Start, End int
 }
 
-// Streamer is what StreamMarkup drives: an engine's Check and Stream (*Engine has them).
+// Streamer is what StreamMarkup drives: an engine's CheckText and Stream (*Engine has them).
 type Streamer interface {
-	Check(req Request) (Request, error)
-	Stream(ctx context.Context, req Request, emit func(Chunk) error) (Stats, error)
+	CheckText(r Resolved, text string) (Resolved, error)
+	Stream(ctx context.Context, r Resolved, emit func(Chunk) error) (Stats, error)
 }
 
 // maxSilenceChunk bounds the silence one chunk carries, so that a long pause streams as
@@ -50,56 +50,54 @@ func strengthPause(p markup.Pause) time.Duration {
 	return 0
 }
 
-// segmentRequest is the request that speaks one segment of req: its text, its language
-// (the segment's xml:lang, else the request's) and its speed (the request's times the
-// segment's rate, within [api.MinSpeed, api.MaxSpeed]).
-func segmentRequest(req Request, s markup.Segment) Request {
-	speed := 1.0
-	if req.Speed != nil {
-		speed = *req.Speed
-	}
-	speed = min(max(speed*s.Style.Rate, api.MinSpeed), api.MaxSpeed)
-	lang := req.Lang
+// segmentOf is r speaking one segment: its language (the segment's xml:lang, else r's) and
+// its speed (r's times the segment's rate, within [api.MinSpeed, api.MaxSpeed]); its text
+// is the segment's, for the Streamer's CheckText. Both come resolved (the segment's language
+// read by markup), so nothing here reads a voice spec or a language name.
+func segmentOf(r Resolved, s markup.Segment) Resolved {
+	speed := min(max(r.Speed*s.Style.Rate, api.MinSpeed), api.MaxSpeed)
+	lang := r.Lang
 	if s.Style.Lang != "" {
 		lang = s.Style.Lang
 	}
-	return Request{ID: req.ID, Text: s.Text, Voice: req.Voice, Speed: &speed, Lang: lang}
+	return Resolved{ID: r.ID, Voice: r.Voice, Speed: speed, Lang: lang}
 }
 
-// CheckMarkup checks every segment of req.Markup as the request that will speak it (a
-// language the engine speaks, the text's limits) and empties the text of a segment with
-// nothing speakable, keeping its pauses and marks. req has passed Check.
-func CheckMarkup(s Streamer, req Request) (Request, error) {
-	segs := append([]markup.Segment(nil), req.Markup...)
+// CheckMarkup checks the text of every segment of r.Markup as the request that will speak it
+// (CheckText in the segment's language) and empties the text of a segment with nothing
+// speakable, keeping its pauses and marks. r is resolved (Check).
+func CheckMarkup(s Streamer, r Resolved) (Resolved, error) {
+	segs := append([]markup.Segment(nil), r.Markup...)
 	for i, seg := range segs {
 		if strings.TrimSpace(seg.Text) == "" {
 			segs[i].Text = ""
 			continue
 		}
-		if _, err := s.Check(segmentRequest(req, seg)); err != nil {
+		if _, err := s.CheckText(segmentOf(r, seg), seg.Text); err != nil {
 			if errors.Is(err, ErrEmptyText) {
 				segs[i].Text = ""
 				continue
 			}
-			return req, err
+			return r, err
 		}
 	}
-	req.Markup = segs
-	return req, nil
+	r.Markup = segs
+	return r, nil
 }
 
-// StreamMarkup speaks req, whose text is SSML read into segments (req.Markup), through s:
-// each segment as a request of its own at its rate, volume and language, and each pause as
-// silence of its length between the speech around it. The silence counts the quiet a
-// chunk keeps at its ends (EndTail after the speech before it, JoinLead before the speech
-// after it), so the pause a listener hears is the break's length; a pause shorter than the
-// two together is theirs. Chunks are numbered afresh and the last one is Final; a <mark>
-// rides on the chunk whose audio reaches it. Without Markup it is s.Stream.
-func StreamMarkup(ctx context.Context, s Streamer, req Request, emit func(Chunk) error) (Stats, error) {
-	if req.Markup == nil {
-		return s.Stream(ctx, req, emit)
+// StreamMarkup speaks r, whose text is SSML read into segments (r.Markup), through s: each
+// segment as r at the segment's rate, volume and language, its text checked by s.CheckText
+// (segmentOf), and each pause as silence of its length between the speech around it. The
+// silence counts the quiet a chunk keeps at its ends (EndTail after the speech before it,
+// JoinLead before the speech after it), so the pause a listener hears is the break's length;
+// a pause shorter than the two together is theirs. Chunks are numbered afresh and the last
+// one is Final; a <mark> rides on the chunk whose audio reaches it. Without Markup it is
+// s.Stream.
+func StreamMarkup(ctx context.Context, s Streamer, r Resolved, emit func(Chunk) error) (Stats, error) {
+	if r.Markup == nil {
+		return s.Stream(ctx, r, emit)
 	}
-	segs := req.Markup
+	segs := r.Markup
 	start := time.Now()
 	m := &markupStream{emit: emit, lastWord: markup.Span{Start: -1, End: -1}}
 	// lastAudio is the last segment with speech or a pause; marks after it ride on its end.
@@ -115,8 +113,12 @@ func StreamMarkup(ctx context.Context, s Streamer, req Request, emit func(Chunk)
 		if seg.Text == "" {
 			m.pending = append(m.pending, marksAt(seg.Marks, 0)...)
 		} else {
-			sr := segmentRequest(req, seg)
-			sr.Resumes = req.Resumes && i == 0
+			sr, err := s.CheckText(segmentOf(r, seg), seg.Text)
+			if err != nil {
+				m.st.Elapsed = time.Since(start)
+				return m.st, err
+			}
+			sr.Resumes = r.Resumes && i == 0
 			last := i == lastAudio && seg.Pause(strengthPause) == 0
 			var tail []markup.MarkAt
 			if last {

@@ -22,7 +22,12 @@ func TestRealBreakLandsAtItsLength(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req, err := tts.CheckMarkup(e, tts.Request{Markup: d.Segments(), Voice: "af_heart", Lang: "en-us"})
+		how, err := e.CheckVoice(tts.Request{Voice: "af_heart", Lang: "en-us"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		how.Markup = d.Segments()
+		req, err := tts.CheckMarkup(e, how)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ func BenchmarkFirstChunkProsody(b *testing.B) {
 				for _, s := range sentences {
 					var pcm []float32
 					chunks := 0
-					_, err := e.Stream(context.Background(), Request{Text: s}, func(c Chunk) error {
+					_, err := checkStream(context.Background(), e, Request{Text: s}, func(c Chunk) error {
 						if c.Index == 0 {
 							firstIDs += len(phonemize.Tokenize(c.Phonemes))
 						}

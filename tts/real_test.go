@@ -13,6 +13,16 @@ import (
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
+// checkStream is what a transport does with a request: the engine's check, then Stream of what it
+// resolved.
+func checkStream(ctx context.Context, e *tts.Engine, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error) {
+	r, err := e.Check(req)
+	if err != nil {
+		return tts.Stats{}, err
+	}
+	return e.Stream(ctx, r, emit)
+}
+
 // realEngine loads the engine exactly as `kokoro serve` does, on the installed assets.
 func realEngine(tb testing.TB, slots, threads int) *tts.Engine {
 	tb.Helper()
@@ -33,7 +43,7 @@ func TestRealModelSpeaksEnglishSentences(t *testing.T) {
 		"She sells seashells by the seashore, and the shells she sells are surely seashells! " +
 		"Can you call me back at three thirty tomorrow afternoon?"
 	var chunks []tts.Chunk
-	st, err := e.Stream(context.Background(), tts.Request{Text: text, Voice: "af_heart"}, func(c tts.Chunk) error {
+	st, err := checkStream(context.Background(), e, tts.Request{Text: text, Voice: "af_heart"}, func(c tts.Chunk) error {
 		chunks = append(chunks, c)
 		return nil
 	})
@@ -90,7 +100,7 @@ func TestRealModelBritishVoiceAndBlend(t *testing.T) {
 	e := realEngine(t, 1, 2)
 	for _, voice := range []string{"bf_emma", "af_bella(2)+af_sky(1)"} {
 		var pcm []float32
-		st, err := e.Stream(context.Background(), tts.Request{Text: "Good morning, how are you today?", Voice: voice}, func(c tts.Chunk) error {
+		st, err := checkStream(context.Background(), e, tts.Request{Text: "Good morning, how are you today?", Voice: voice}, func(c tts.Chunk) error {
 			pcm = append(pcm, c.PCM...)
 			return nil
 		})

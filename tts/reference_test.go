@@ -163,7 +163,7 @@ func TestRealModelMatchesKokoroOnnx(t *testing.T) {
 		raw.pcm = nil
 		raw.mu.Unlock()
 		speed := c.Speed
-		if _, err := e.Stream(context.Background(), tts.Request{Text: c.Phonemes, Voice: c.Voice, Speed: &speed}, func(tts.Chunk) error { return nil }); err != nil {
+		if _, err := checkStream(context.Background(), e, tts.Request{Text: c.Phonemes, Voice: c.Voice, Speed: &speed}, func(tts.Chunk) error { return nil }); err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
 		if len(raw.pcm) != 1 {

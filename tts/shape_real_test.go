@@ -25,7 +25,7 @@ func TestRealModelAdaptiveShape(t *testing.T) {
 	}
 	speak := func(text string, first func()) done {
 		var d done
-		st, err := e.Stream(context.Background(), tts.Request{Text: text}, func(c tts.Chunk) error {
+		st, err := checkStream(context.Background(), e, tts.Request{Text: text}, func(c tts.Chunk) error {
 			if c.Index == 0 && first != nil {
 				first()
 			}

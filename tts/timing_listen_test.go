@@ -52,7 +52,7 @@ func TestRealWordTimes(t *testing.T) {
 			var pcm []float32
 			var words []tts.Word
 			chunks := 0
-			if _, err := e.Stream(context.Background(), tts.Request{Text: text, Voice: voice}, func(c tts.Chunk) error {
+			if _, err := checkStream(context.Background(), e, tts.Request{Text: text, Voice: voice}, func(c tts.Chunk) error {
 				for _, w := range c.Words {
 					words = append(words, tts.Word{Text: w.Text, Start: len(pcm) + w.Start, End: len(pcm) + w.End})
 				}

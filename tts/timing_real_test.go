@@ -41,10 +41,11 @@ func TestRealSoundLead(t *testing.T) {
 				t.Fatal(err)
 			}
 			c := chunks[0]
-			style, err := e.voices.Style(voice, len(c.IDs))
+			how, err := e.CheckVoice(Request{Voice: voice})
 			if err != nil {
 				t.Fatal(err)
 			}
+			style := how.Voice.Pack.Row(len(c.IDs))
 			pcm, spans, err := al.SynthesizeAligned(context.Background(), 0, c.IDs, style, 1)
 			if err != nil {
 				t.Fatal(err)

@@ -87,7 +87,7 @@ func level(id int64) float32 {
 func speak(t *testing.T, e *Engine, req Request) []Chunk {
 	t.Helper()
 	var chunks []Chunk
-	if _, err := e.Stream(context.Background(), req, func(c Chunk) error {
+	if _, err := checkStream(context.Background(), e, req, func(c Chunk) error {
 		chunks = append(chunks, c)
 		return nil
 	}); err != nil {
@@ -226,7 +226,7 @@ func TestStatsNameTheFirstWordNotSpoken(t *testing.T) {
 	defer e.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	st, err := e.Stream(ctx, Request{Text: "one, two three four."}, func(c Chunk) error {
+	st, err := checkStream(ctx, e, Request{Text: "one, two three four."}, func(c Chunk) error {
 		cancel() // the second chunk waits for the gate, which stays shut
 		return nil
 	})
@@ -237,13 +237,13 @@ func TestStatsNameTheFirstWordNotSpoken(t *testing.T) {
 		t.Errorf("next word %q, want three", st.NextWord)
 	}
 	close(syn.gate)
-	st, err = e.Stream(context.Background(), Request{Text: "one, two three four."}, func(c Chunk) error {
+	st, err = checkStream(context.Background(), e, Request{Text: "one, two three four."}, func(c Chunk) error {
 		return errors.New("client gone")
 	})
 	if err == nil || st.NextWord != "one," {
 		t.Errorf("emit failed (%v): next word %q, want one,", err, st.NextWord)
 	}
-	st, err = e.Stream(context.Background(), Request{Text: "one, two three four."}, func(Chunk) error { return nil })
+	st, err = checkStream(context.Background(), e, Request{Text: "one, two three four."}, func(Chunk) error { return nil })
 	if err != nil || st.NextWord != "" {
 		t.Errorf("a whole stream (%v) names %q as not spoken", err, st.NextWord)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/markup"
+	"github.com/kokoro-sm/kokoro/model"
 	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
@@ -26,10 +27,10 @@ type Aligner interface {
 	SynthesizeAligned(ctx context.Context, slot int, ids []int64, style []float32, speed float32) ([]float32, []int, error)
 }
 
-// Voices resolves a voice spec (a name or a blend such as "af_bella(2)+af_sky(1)") to the
-// style vector for an utterance of n phoneme ids.
+// Voices reads a voice spec (a name or a blend such as "af_bella(2)+af_sky(1)") into its pack
+// (*model.Voices has it). The engine's check is its one caller (CheckVoice).
 type Voices interface {
-	Style(spec string, n int) ([]float32, error)
+	Resolve(spec string) (model.Pack, error)
 	Names() []string
 }
 
@@ -38,13 +39,16 @@ type Phonemizer interface {
 	Chunks(text string, opt chunk.Options) ([]chunk.Chunk, error)
 }
 
-// Request is one utterance to speak.
+// Request is one utterance to speak, as a client wrote it; the engine's check reads it once
+// into a Resolved, which is what it speaks.
 type Request struct {
 	ID    string
 	Text  string
 	Voice string   // name or blend; "" = the engine's default voice
 	Speed *float64 // nil = 1.0; a given speed must lie in [api.MinSpeed, api.MaxSpeed]
-	Lang  string   // "en-us" | "en-gb"; "" = from the voice's prefix
+	Lang  string   // a language name or code (phonemize.ParseLang); "" = from the voice's prefix
+	// Aliases are names the request may use in place of a voice; nil maps none.
+	Aliases Aliases
 	// Resumes marks text that goes on from the previous request's speech, which ended a
 	// sentence (text streamed sentence by sentence): its first chunk then starts after a
 	// sentence's pause (JoinPause) instead of the short lead of a new utterance.

@@ -172,10 +172,18 @@ func Best(rs []ShapeResult) (ShapeResult, bool) {
 }
 
 func (e *Engine) measureLone(ctx context.Context, texts []string, voice string, hold time.Duration) (p50, p95 time.Duration, err error) {
+	how, err := e.CheckVoice(Request{Voice: voice})
+	if err != nil {
+		return 0, 0, err
+	}
 	var ttfa []time.Duration
 	end := time.Now().Add(hold)
 	for i := 0; time.Now().Before(end) || len(ttfa) < 3; i++ {
-		st, err := e.Stream(ctx, Request{Text: texts[i%len(texts)], Voice: voice}, func(Chunk) error { return nil })
+		r, err := e.CheckText(how, texts[i%len(texts)])
+		if err != nil {
+			return 0, 0, err
+		}
+		st, err := e.Stream(ctx, r, func(Chunk) error { return nil })
 		if err != nil {
 			return 0, 0, err
 		}
@@ -195,6 +203,10 @@ func quantile(xs []time.Duration, q float64) time.Duration {
 }
 
 func (e *Engine) measureSaturated(ctx context.Context, texts []string, voice string, n int, hold time.Duration) (float64, error) {
+	how, err := e.CheckVoice(Request{Voice: voice})
+	if err != nil {
+		return 0, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -210,7 +222,11 @@ func (e *Engine) measureSaturated(ctx context.Context, texts []string, voice str
 		go func() {
 			defer wg.Done()
 			for i := w; time.Now().Before(end); i += n {
-				st, err := e.Stream(ctx, Request{Text: texts[i%len(texts)], Voice: voice}, func(Chunk) error { return nil })
+				r, err := e.CheckText(how, texts[i%len(texts)])
+				var st Stats
+				if err == nil {
+					st, err = e.Stream(ctx, r, func(Chunk) error { return nil })
+				}
 				mu.Lock()
 				if err != nil && first == nil {
 					first = err
@@ -237,8 +253,9 @@ func (e *Engine) measureSaturated(ctx context.Context, texts []string, voice str
 // silence cut as the engine cuts them, so that it compares with the engine's and the server's
 // throughput.
 func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice string, slots []int, hold time.Duration) (float64, error) {
-	if voice == "" {
-		voice = e.cfg.DefaultVoice
+	how, err := e.CheckVoice(Request{Voice: voice})
+	if err != nil {
+		return 0, err
 	}
 	type unit struct {
 		ids   []int64
@@ -251,11 +268,7 @@ func (e *Engine) ModelThroughput(ctx context.Context, texts []string, voice stri
 			return 0, fmt.Errorf("phonemize %q: %w", t, err)
 		}
 		for _, c := range chunks {
-			style, err := e.voices.Style(voice, styleIDs(c))
-			if err != nil {
-				return 0, err
-			}
-			units = append(units, unit{c.IDs, style})
+			units = append(units, unit{c.IDs, how.Voice.Pack.Row(styleIDs(c))})
 		}
 	}
 	var (

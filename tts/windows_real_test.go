@@ -37,7 +37,7 @@ func TestRealDecoderWindows(t *testing.T) {
 	t.Cleanup(func() { e.Close() })
 
 	var pieces []tts.Chunk
-	if _, err := e.Stream(context.Background(), tts.Request{Text: listenText, Voice: "af_heart"}, func(c tts.Chunk) error {
+	if _, err := checkStream(context.Background(), e, tts.Request{Text: listenText, Voice: "af_heart"}, func(c tts.Chunk) error {
 		pieces = append(pieces, c)
 		return nil
 	}); err != nil {

@@ -107,7 +107,7 @@ func TestWindowsJoinIntoTheWholeSentence(t *testing.T) {
 		t.Fatal("the engine does not decode a split model in windows")
 	}
 	var pieces []Chunk
-	if _, err := e.Stream(context.Background(), Request{Text: "x"}, func(c Chunk) error {
+	if _, err := checkStream(context.Background(), e, Request{Text: "x"}, func(c Chunk) error {
 		pieces = append(pieces, c)
 		return nil
 	}); err != nil {
@@ -182,7 +182,7 @@ func TestCancelWithdrawsTheNextWindow(t *testing.T) {
 	defer e.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	var heard []string
-	st, err := e.Stream(ctx, Request{Text: "x"}, func(c Chunk) error {
+	st, err := checkStream(ctx, e, Request{Text: "x"}, func(c Chunk) error {
 		for _, w := range c.Words {
 			heard = append(heard, w.Text)
 		}

@@ -99,9 +99,13 @@ func captionFormat(path string) (string, error) {
 }
 
 func synthesize(ctx context.Context, eng *tts.Engine, req tts.Request, out string, capt captionsOut, verbose bool, log io.Writer) error {
+	r, err := eng.Check(req)
+	if err != nil {
+		return err
+	}
 	var pcm []float32
 	var words []api.Word
-	st, err := eng.Stream(ctx, req, func(c tts.Chunk) error {
+	st, err := eng.Stream(ctx, r, func(c tts.Chunk) error {
 		if verbose {
 			fmt.Fprintf(log, "chunk %d: %.2fs audio in %.0f ms: %s\n  %s\n", c.Index, c.Duration().Seconds(),
 				float64(c.ModelTime.Microseconds())/1000, strings.TrimSpace(c.Text), c.Phonemes)

@@ -41,23 +41,26 @@ func (e *Engine) init() {
 // Requests is the number of requests that reached Stream.
 func (e *Engine) Requests() int { return int(e.requests.Load()) }
 
-// Check refuses an empty text, as the real engine does.
-func (e *Engine) Check(req tts.Request) (tts.Request, error) {
-	if req.Text == "" {
-		return req, tts.ErrEmptyText
+// CheckVoice accepts every request, spoken by its voice spec as written (the default voice
+// for none) at its speed (1 for none), in its lang.
+func (e *Engine) CheckVoice(req tts.Request) (tts.Resolved, error) {
+	r := tts.Resolved{ID: req.ID, Voice: tts.Voice{Spec: req.Voice}, Speed: 1, Lang: req.Lang, Resumes: req.Resumes}
+	if r.Voice.Spec == "" {
+		r.Voice.Spec = api.DefaultVoice
 	}
-	if req.Voice == "" {
-		req.Voice = api.DefaultVoice
+	if req.Speed != nil {
+		r.Speed = *req.Speed
 	}
-	return req, nil
+	return r, nil
 }
 
-// CheckVoice accepts every request.
-func (e *Engine) CheckVoice(req tts.Request) (tts.Request, error) {
-	if req.Voice == "" {
-		req.Voice = api.DefaultVoice
+// CheckText refuses an empty text, as the real engine does.
+func (e *Engine) CheckText(r tts.Resolved, text string) (tts.Resolved, error) {
+	if text == "" {
+		return r, tts.ErrEmptyText
 	}
-	return req, nil
+	r.Text = text
+	return r, nil
 }
 
 // VoiceNames is the default voice alone.
@@ -68,7 +71,7 @@ func (e *Engine) MaxTextChars() int { return 0 }
 
 // Stream waits for a slot (first come first served), holds it for Service, releases it and
 // emits the audio. A cancelled context ends the wait at once.
-func (e *Engine) Stream(ctx context.Context, req tts.Request, emit func(tts.Chunk) error) (tts.Stats, error) {
+func (e *Engine) Stream(ctx context.Context, req tts.Resolved, emit func(tts.Chunk) error) (tts.Stats, error) {
 	e.init()
 	e.requests.Add(1)
 	start := time.Now()

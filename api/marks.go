@@ -48,10 +48,12 @@ type GenerateFromPhonemesRequest struct {
 }
 
 // NormalizationOptions are Kokoro-FastAPI's text normalization switches, as its requests name
-// them. url_normalization and email_normalization (both on by default) read web and e-mail
-// addresses as they are said; normalize false turns both off. kokoro's phonemizer always reads
-// units, phone numbers and symbols its own way: the other switches are accepted and change
-// nothing.
+// them, each on unless set false: url_normalization and email_normalization read web and
+// e-mail addresses as they are said; phone_normalization reads a telephone number digit by
+// digit in its groups; unit_normalization reads a unit after a number as a word ("5 km" as
+// "five kilometers", not "five K M"); replace_remaining_symbols reads a symbol standing alone
+// between words ("&" as "and"), which off drops. normalize false turns all of them off.
+// optional_pluralization_normalization is accepted and changes nothing.
 type NormalizationOptions struct {
 	Normalize                          *bool `json:"normalize,omitempty"`
 	URLNormalization                   *bool `json:"url_normalization,omitempty"`

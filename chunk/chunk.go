@@ -63,12 +63,20 @@ type Reader interface {
 	Pieces(text, lang string) ([]phonemize.Piece, error)
 }
 
+// Switchable is a Reader that can read with some rewrites turned off: *phonemize.Phonemizer.
+type Switchable interface {
+	With(phonemize.Switches) *phonemize.Phonemizer
+}
+
 // Chunks reads text with r and cuts it into model-sized chunks: whole sentences packed up to
 // MaxChunkIDs, a sentence too long split at : ; then , — then between words; the first chunk is the
 // text's first phrase (see FirstChunkMinIDs and FirstChunkMaxIDs), or its first sentence with
 // FirstChunkWholeSentence. A paragraph (text between blank lines) always ends a chunk, so that
 // its longer pause can be put back at the join.
 func Chunks(r Reader, text string, opt Options) ([]Chunk, error) {
+	if s, ok := r.(Switchable); ok && opt.Switches != (phonemize.Switches{}) {
+		r = s.With(opt.Switches)
+	}
 	k, err := newCutter(r, text, opt)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package chunk
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // Options is how Chunks cuts one text: a Policy as it applies to one request (Policy.For
@@ -14,6 +16,9 @@ import (
 type Options struct {
 	Policy
 	Lang string // a code of phonemize.LangCodes; "" = en-us
+	// Switches turn off rewrites the reader makes before reading (phonemize.Switches), for a
+	// Reader that takes them (Switchable).
+	Switches phonemize.Switches
 	// FirstChunkWholeSentence ends the first chunk at the end of the first sentence, as the
 	// chunks after it end, instead of at its first phrase (FirstChunkMinIDs and
 	// FirstChunkMaxIDs are then not used; only a sentence longer than MaxChunkIDs is cut).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/markup"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -101,5 +102,27 @@ func TestNormalizationSwitches(t *testing.T) {
 	resp := post(t, client(t), h.url+api.RouteCaptionedSpeech, `{"input":"`+text+`","voice":"af_heart","response_format":"pcm","stream":false,"normalization_options":{"url_normalization":false}}`)
 	if b := readAll(t, resp); resp.StatusCode != http.StatusOK {
 		t.Errorf("captioned with normalization_options: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestSwitchesOfNormalizationOptions: each of Kokoro-FastAPI's switches set false turns off its
+// own rewrite, normalize false all of them, and true or absent keeps them.
+func TestSwitchesOfNormalizationOptions(t *testing.T) {
+	t.Parallel()
+	f, tr := false, true
+	for _, c := range []struct {
+		o    *api.NormalizationOptions
+		want phonemize.Switches
+	}{
+		{nil, phonemize.Switches{}},
+		{&api.NormalizationOptions{PhoneNormalization: &tr, UnitNormalization: &tr}, phonemize.Switches{}},
+		{&api.NormalizationOptions{PhoneNormalization: &f}, phonemize.Switches{PhonesOff: true}},
+		{&api.NormalizationOptions{UnitNormalization: &f}, phonemize.Switches{UnitsOff: true}},
+		{&api.NormalizationOptions{ReplaceRemainingSymbols: &f}, phonemize.Switches{SymbolsOff: true}},
+		{&api.NormalizationOptions{Normalize: &f, UnitNormalization: &tr}, phonemize.Switches{PhonesOff: true, UnitsOff: true, SymbolsOff: true}},
+	} {
+		if got := switchesOf(c.o); got != c.want {
+			t.Errorf("%+v: %+v, want %+v", c.o, got, c.want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/markup"
+	"github.com/kokoro-sm/kokoro/phonemize"
 	"github.com/kokoro-sm/kokoro/tts"
 )
 
@@ -69,6 +70,22 @@ func lexiconNames(have map[string]*markup.Lexicon) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// switchesOf turns a request's normalization switches into the English reader's: telephone
+// numbers, units and lone symbols are rewritten unless the request turns them (or all
+// normalization) off.
+func switchesOf(o *api.NormalizationOptions) phonemize.Switches {
+	if o == nil {
+		return phonemize.Switches{}
+	}
+	off := func(v *bool) bool { return v != nil && !*v }
+	all := off(o.Normalize)
+	return phonemize.Switches{
+		PhonesOff:  all || off(o.PhoneNormalization),
+		UnitsOff:   all || off(o.UnitNormalization),
+		SymbolsOff: all || off(o.ReplaceRemainingSymbols),
+	}
 }
 
 // normalizationOf turns a request's normalization switches into the markup's: the defaults,

@@ -38,7 +38,7 @@ func checkSynthesis(eng Engine, f fields, lim limits, textLater bool) (tts.Resol
 	if err := checkRequestID(f.RequestID); err != nil {
 		return tts.Resolved{}, err
 	}
-	how, err := eng.CheckVoice(tts.Request{Voice: f.Voice, Speed: f.Speed, Lang: f.Lang, Aliases: lim.voices})
+	how, err := eng.CheckVoice(tts.Request{Voice: f.Voice, Speed: f.Speed, Lang: f.Lang, Aliases: lim.voices, Switches: switchesOf(f.Normalization)})
 	if err != nil {
 		return how, err
 	}

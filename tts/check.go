@@ -36,7 +36,7 @@ func (e *Engine) Check(req Request) (Resolved, error) {
 // voice or blend the engine does not have (a *VoiceError); and, with no lang, a voice whose
 // language the phonemizer does not speak (ErrUnsupportedLang, phonemize.ResolveLang).
 func (e *Engine) CheckVoice(req Request) (Resolved, error) {
-	r := Resolved{ID: req.ID, Speed: 1, Resumes: req.Resumes}
+	r := Resolved{ID: req.ID, Speed: 1, Resumes: req.Resumes, Switches: req.Switches}
 	if req.Lang != "" {
 		code, err := readLang(req.Lang)
 		if err != nil {

@@ -82,7 +82,9 @@ func (e *Engine) Stream(ctx context.Context, req Resolved, emit func(Chunk) erro
 		return st, errUnresolved
 	}
 	speed := req.Speed
-	chunks, err := e.ph.Chunks(req.Text, e.chunkOptions(req.Lang, speed))
+	opt := e.chunkOptions(req.Lang, speed)
+	opt.Switches = req.Switches
+	chunks, err := e.ph.Chunks(req.Text, opt)
 	if err != nil {
 		return st, fmt.Errorf("phonemize: %w", err)
 	}

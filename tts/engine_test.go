@@ -15,6 +15,7 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -327,10 +328,11 @@ func TestChunkBudgetsReachThePhonemizer(t *testing.T) {
 	ph := optionsPhonemizer{got: make(chan chunk.Options, 1)}
 	e := New(Config{Policy: chunk.Policy{FirstChunkMaxIDs: 40, MaxChunkIDs: 200}}, ph, &instantSynth{}, fakeVoices{})
 	defer e.Close()
-	if _, err := checkStream(context.Background(), e, Request{Text: "a|b", Voice: "bf_emma"}, func(Chunk) error { return nil }); err != nil {
+	sw := phonemize.Switches{UnitsOff: true, SymbolsOff: true}
+	if _, err := checkStream(context.Background(), e, Request{Text: "a|b", Voice: "bf_emma", Switches: sw}, func(Chunk) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxChunkIDs != 200 || o.Lang != "en-gb" {
+	if o := <-ph.got; o.FirstChunkMaxIDs != 40 || o.MaxChunkIDs != 200 || o.Lang != "en-gb" || o.Switches != sw {
 		t.Fatalf("phonemizer asked with %+v", o)
 	}
 }

@@ -60,7 +60,7 @@ func segmentOf(r Resolved, s markup.Segment) Resolved {
 	if s.Style.Lang != "" {
 		lang = s.Style.Lang
 	}
-	return Resolved{ID: r.ID, Voice: r.Voice, Speed: speed, Lang: lang}
+	return Resolved{ID: r.ID, Voice: r.Voice, Speed: speed, Lang: lang, Switches: r.Switches}
 }
 
 // CheckMarkup checks the text of every segment of r.Markup as the request that will speak it

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kokoro-sm/kokoro/markup"
 	"github.com/kokoro-sm/kokoro/model"
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // Resolved is a request read once, by the engine's check (Check, or CheckVoice then
@@ -23,6 +24,8 @@ type Resolved struct {
 	// Markup is the text as segments (Request.Markup), spoken by StreamMarkup; Text is then
 	// their words, checked as a whole.
 	Markup []markup.Segment
+	// Switches: Request.Switches.
+	Switches phonemize.Switches
 }
 
 // Voice is a voice spec and what it names.

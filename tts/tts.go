@@ -56,6 +56,9 @@ type Request struct {
 	// Markup is the text as SSML read into segments (markup.Doc.Segments), spoken by
 	// StreamMarkup; Text is then their words, for the checks on the whole text.
 	Markup []markup.Segment
+	// Switches turn off the English reader's rewrites of telephone numbers and units, or
+	// drop lone symbols (phonemize.Switches); the zero value keeps them.
+	Switches phonemize.Switches
 }
 
 // Chunk is one piece of synthesized audio, delivered in order.

@@ -2,6 +2,7 @@ package markup
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -37,6 +38,51 @@ type Piece struct {
 	At, Len int
 	Src     Span
 	Exact   bool
+	// Plain is, for a piece a <w role> wrote as part-of-speech overrides ([word](@VBD), which
+	// the English reader takes), its words as written; "" for any other piece.
+	Plain string
+}
+
+// roleTags are the parts of speech the <w role>s name, as the English reader's Penn tags;
+// amazon:SENSE_1 (a word's less common sense) has none.
+var roleTags = map[string]string{"amazon:VB": "VB", "amazon:VBD": "VBD", "amazon:DT": "DT", "amazon:IN": "IN",
+	"amazon:JJ": "JJ", "amazon:NN": "NN"}
+
+// WithoutRoles is s with each <w role>'s overrides read back to its words as written, the
+// pieces and marks after it moved to match: the segment for a reader other than English.
+func (s Segment) WithoutRoles() Segment {
+	if !slices.ContainsFunc(s.Pieces, func(p Piece) bool { return p.Plain != "" }) {
+		return s
+	}
+	out := s
+	out.Pieces = make([]Piece, len(s.Pieces))
+	out.Marks = make([]MarkAt, len(s.Marks))
+	var b strings.Builder
+	last := 0 // the bytes of s.Text copied
+	for i, p := range s.Pieces {
+		b.WriteString(s.Text[last:p.At])
+		np := p
+		np.At = b.Len()
+		if p.Plain != "" {
+			b.WriteString(p.Plain)
+			np.Len, np.Plain = len(p.Plain), ""
+		} else {
+			b.WriteString(s.Text[p.At : p.At+p.Len])
+		}
+		last = p.At + p.Len
+		out.Pieces[i] = np
+	}
+	b.WriteString(s.Text[last:])
+	out.Text = b.String()
+	for k, m := range s.Marks {
+		for _, p := range s.Pieces {
+			if p.Plain != "" && p.At+p.Len <= m.At {
+				m.At += len(p.Plain) - p.Len
+			}
+		}
+		out.Marks[k] = m
+	}
+	return out
 }
 
 // Pause is the longest pause of the segment's breaks, each resolved by strength (how long a
@@ -163,7 +209,11 @@ func sameSound(a, b Style) bool {
 // phoneme), set apart by spaces so that it reads as words of its own.
 func appendItem(seg *Segment, it Item) {
 	text := it.Text
-	rendered := !it.Exact || it.Phonemes != ""
+	tag := roleTags[it.Style.Role]
+	if it.Phonemes != "" || strings.TrimSpace(text) == "" {
+		tag = ""
+	}
+	rendered := !it.Exact || it.Phonemes != "" || tag != ""
 	if rendered && seg.Text != "" && !strings.HasSuffix(seg.Text, " ") {
 		seg.Text += " "
 	}
@@ -184,10 +234,18 @@ func appendItem(seg *Segment, it Item) {
 			text = trimmed
 		}
 	}
+	plain := ""
 	if it.Phonemes != "" {
 		text = fmt.Sprintf("[%s](/%s/)", strings.NewReplacer("[", "", "]", "", "(", "", ")", "").Replace(text), it.Phonemes)
+	} else if tag != "" {
+		plain = strings.TrimSpace(text)
+		words := strings.Fields(strings.NewReplacer("[", "", "]", "", "(", "", ")", "").Replace(plain))
+		for k, w := range words {
+			words[k] = fmt.Sprintf("[%s](@%s)", w, tag)
+		}
+		text = strings.Join(words, " ")
 	}
-	seg.Pieces = append(seg.Pieces, Piece{At: len(seg.Text), Len: len(text), Src: it.Src, Exact: it.Exact && it.Phonemes == ""})
+	seg.Pieces = append(seg.Pieces, Piece{At: len(seg.Text), Len: len(text), Src: it.Src, Exact: it.Exact && it.Phonemes == "" && tag == "", Plain: plain})
 	seg.Text += text
 	if rendered {
 		seg.Text += " "

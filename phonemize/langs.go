@@ -142,3 +142,7 @@ func LangForVoice(voice string) string {
 
 // isEnglish reports whether lang is one of the English codes the English G2P reads.
 func isEnglish(lang string) bool { return isAmerican(lang) || IsBritish(lang) }
+
+// ReadsOverrides reports whether lang's reader takes the inline overrides ([word](/phonemes/),
+// [word](@TAG)): English's.
+func ReadsOverrides(lang string) bool { return isEnglish(lang) }

@@ -11,6 +11,7 @@ import (
 	"github.com/kokoro-sm/kokoro/api"
 	"github.com/kokoro-sm/kokoro/chunk"
 	"github.com/kokoro-sm/kokoro/markup"
+	"github.com/kokoro-sm/kokoro/phonemize"
 )
 
 // Mark is a speech mark of a chunk, as Amazon Polly reports them: a word, a sentence, an SSML
@@ -65,10 +66,15 @@ func segmentOf(r Resolved, s markup.Segment) Resolved {
 
 // CheckMarkup checks the text of every segment of r.Markup as the request that will speak it
 // (CheckText in the segment's language) and empties the text of a segment with nothing
-// speakable, keeping its pauses and marks. r is resolved (Check).
+// speakable, keeping its pauses and marks; a segment in a language whose reader takes no
+// part-of-speech overrides has its <w role>s read as written. r is resolved (Check).
 func CheckMarkup(s Streamer, r Resolved) (Resolved, error) {
 	segs := append([]markup.Segment(nil), r.Markup...)
 	for i, seg := range segs {
+		if !phonemize.ReadsOverrides(segmentOf(r, seg).Lang) {
+			seg = seg.WithoutRoles()
+			segs[i] = seg
+		}
 		if strings.TrimSpace(seg.Text) == "" {
 			segs[i].Text = ""
 			continue

@@ -244,3 +244,26 @@ func mustSegments(t *testing.T, doc string) []markup.Segment {
 	}
 	return d.Segments()
 }
+
+// TestRolesOnlyForEnglish: a <w role> reaches an English segment as the reader's part-of-speech
+// override, and a segment in another language as the word written.
+func TestRolesOnlyForEnglish(t *testing.T) {
+	t.Parallel()
+	e := New(Config{}, wholePhonemizer{}, &instantSynth{}, fakeVoices{})
+	defer e.Close()
+	d, err := markup.Parse(`<speak>I <w role="amazon:VBD">read</w> it. <lang xml:lang="fr-FR">Je <w role="amazon:VB">lis</w>.</lang></speak>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := CheckMarkup(e, resolvedMarkup(t, e, d.Segments()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, s := range req.Markup {
+		texts = append(texts, s.Text)
+	}
+	if len(texts) != 2 || !strings.Contains(texts[0], "[read](@VBD)") || texts[1] != "Je lis." {
+		t.Errorf("segments %q: want the override in English and the word alone in French", texts)
+	}
+}

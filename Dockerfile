@@ -43,7 +43,7 @@ WORKDIR /src
 COPY scripts/setup/setup.sh scripts/setup/
 ARG KOKORO_MODEL_VARIANT=fp32
 RUN --mount=type=cache,target=/var/cache/kokoro,sharing=locked \
-    KOKORO_CACHE=/var/cache/kokoro KOKORO_ASSETS=/out/assets KOKORO_ORT_GPU=1 KOKORO_SKIP_ESPEAK=1 \
+    KOKORO_CACHE=/var/cache/kokoro KOKORO_ASSETS=/out/assets KOKORO_ORT_GPU=1 KOKORO_ASSETS_ONLY=1 \
       bash scripts/setup/setup.sh \
  && rm -rf /root/.npm
 

@@ -41,7 +41,7 @@ claim() {
   case $1 in
     ort)
       make -s setup build
-      KOKORO_ASSETS=$root/out/assets-npm KOKORO_ORT_SOURCE=npm KOKORO_SKIP_ESPEAK=1 bash scripts/setup/setup.sh
+      KOKORO_ASSETS=$root/out/assets-npm KOKORO_ORT_SOURCE=npm KOKORO_ASSETS_ONLY=1 bash scripts/setup/setup.sh
       python3 scripts/measure/ab_synth.py --title "ONNX Runtime 1.32.0 (PyPI, the default) against 1.30.0 (npm, KOKORO_ORT_SOURCE=npm) on the int8 model" \
         --command-line "scripts/measure/claims.sh ort" --text-file "$out/text_short.txt" --rounds "${ROUNDS:-5}" --out "$out/ort_source.txt" \
         --variant "pypi-1.32=--ort-lib assets/lib/libonnxruntime.so.1" \

@@ -8,7 +8,8 @@
 #                         (the last four need the model hubs and are fetched with curl)
 #   KOKORO_ASSETS         destination (default: <repo>/assets)
 #   KOKORO_CACHE          download cache (default: ~/.cache/kokoro)
-#   KOKORO_SKIP_ESPEAK=1  do not install espeak-ng
+#   KOKORO_ASSETS_ONLY=1  install the assets alone: none of the Debian packages below (espeak-ng,
+#                         the test tools, the encoders' headers), as an image's asset stage does
 #   KOKORO_ORT_GPU=1      also install ONNX Runtime 1.26.0 with the CUDA execution provider and the
 #                         CUDA 12.8 / cuDNN 9.8 libraries it loads into assets/lib-gpu (PyPI wheels,
 #                         2.3 GB to download, 2.9 GB unpacked)
@@ -346,15 +347,17 @@ log "model ok ($variant: $model)"
 # pocketsphinx with its US English model is the offline recognizer `make test` listens with.
 # libmp3lame-dev and libopus-dev are needed to build the binary at all (audio/codec links them).
 pkgs=()
+if [ "${KOKORO_ASSETS_ONLY:-0}" != 1 ]; then
 [ -f /usr/include/lame/lame.h ] || pkgs+=(libmp3lame-dev)
 [ -f /usr/include/opus/opus.h ] || pkgs+=(libopus-dev)
-command -v espeak-ng >/dev/null || [ "${KOKORO_SKIP_ESPEAK:-0}" = 1 ] || pkgs+=(espeak-ng)
+command -v espeak-ng >/dev/null || pkgs+=(espeak-ng)
 command -v pocketsphinx_continuous >/dev/null || pkgs+=(pocketsphinx)
 [ -f /usr/share/pocketsphinx/model/en-us/en-us.lm.bin ] || pkgs+=(pocketsphinx-en-us)
 # flac, the reference decoder's tool: the second decoder the format test reads FLAC with.
 command -v flac >/dev/null || pkgs+=(flac)
 # chromium, headless: the browser the page at / is tested in (server/web_test.go).
 command -v chromium >/dev/null || pkgs+=(chromium)
+fi
 if [ ${#pkgs[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     log "installing ${pkgs[*]}"

@@ -58,12 +58,15 @@ func ReadPrices(path string) (PriceTable, error) {
 
 // Choice is one instance type with one of its plan's policies, priced.
 type Choice struct {
-	InstanceType string  `json:"instance_type"`
-	Policy       string  `json:"policy"` // the candidate's kind
-	Description  string  `json:"description"`
-	Proposal     bool    `json:"proposal"` // the plan's proposal for the type
-	Feasible     bool    `json:"feasible"`
-	PerHour      float64 `json:"price_per_hour"`
+	InstanceType string `json:"instance_type"`
+	// Copies is how many copies of the model the ladder's instance served (bench qmax --copies);
+	// 0 is one. Choices of one type with different copies compare copies per instance.
+	Copies      int     `json:"copies,omitempty"`
+	Policy      string  `json:"policy"` // the candidate's kind
+	Description string  `json:"description"`
+	Proposal    bool    `json:"proposal"` // the plan's proposal for the type
+	Feasible    bool    `json:"feasible"`
+	PerHour     float64 `json:"price_per_hour"`
 	// InstanceHours is the day's instance-hours: the day replay's where the policy was
 	// replayed, else the sizing's.
 	InstanceHours float64 `json:"instance_hours_per_day"`
@@ -117,7 +120,7 @@ func Rank(plans []Typed, prices PriceTable) (Ranking, error) {
 			if i == p.Policy.Proposal && p.Policy.Day != nil && p.Policy.Day.Skipped == "" {
 				hours = p.Policy.Day.InstanceHours
 			}
-			c := Choice{InstanceType: typ, Policy: cd.Kind, Description: cd.Description, Proposal: i == p.Policy.Proposal,
+			c := Choice{InstanceType: typ, Copies: t.Qmax.Target.Copies, Policy: cd.Kind, Description: cd.Description, Proposal: i == p.Policy.Proposal,
 				Feasible: cd.Feasible, PerHour: rate, InstanceHours: hours, CostPerDay: hours * rate,
 				Refused: cd.Refused, RefusedDay: cd.RefusedDay, MinInstances: cd.MinInstances, PeakInstances: cd.PeakInstances,
 				TTotalS: p.Thresholds.TTotalS, TTotalAssumed: p.Source.TTotalAssumed}
@@ -177,11 +180,11 @@ func (r Ranking) Write(w io.Writer) {
 	best := r.Choices[0]
 	if best.Feasible {
 		fmt.Fprintf(w, "Cheapest: %s with %s: %s %.2f per million characters at the SLO, %.0f instance-hours a day (%s %.0f a day at %s %.3f an hour), %s of callers refused in the surge\n",
-			best.InstanceType, best.Description, r.Prices.Currency, best.PerMillionChars, best.InstanceHours, r.Prices.Currency, best.CostPerDay,
+			best.shape(), best.Description, r.Prices.Currency, best.PerMillionChars, best.InstanceHours, r.Prices.Currency, best.CostPerDay,
 			r.Prices.Currency, best.PerHour, pct(best.Refused))
 		for _, c := range r.Choices[1:] {
-			if c.Feasible && c.InstanceType != best.InstanceType {
-				fmt.Fprintf(w, "  why: the next type, %s with %s, costs %.2f× as much per million characters\n", c.InstanceType, c.Description, c.PerMillionChars/best.PerMillionChars)
+			if c.Feasible && c.shape() != best.shape() {
+				fmt.Fprintf(w, "  why: the next, %s with %s, costs %.2f× as much per million characters\n", c.shape(), c.Description, c.PerMillionChars/best.PerMillionChars)
 				break
 			}
 		}
@@ -199,8 +202,17 @@ func (r Ranking) Write(w io.Writer) {
 		if !c.Feasible {
 			ok = " (fails the bound)"
 		}
-		fmt.Fprintf(w, "  %-16s %-28s %8.3f %7s %10.0f %10.0f %10.2f %10s %8s%s\n", c.InstanceType, c.Policy, c.PerHour,
+		fmt.Fprintf(w, "  %-16s %-28s %8.3f %7s %10.0f %10.0f %10.2f %10s %8s%s\n", c.shape(), c.Policy, c.PerHour,
 			fmt.Sprintf("%d–%d", c.MinInstances, c.PeakInstances), c.InstanceHours, c.CostPerDay, c.PerMillionChars, pct(c.Refused), t, ok)
 	}
 	fmt.Fprintf(w, "  (* T_total assumed, not measured on that type)\n\n")
+}
+
+// shape names the choice's instance: its type, and the copies of the model it serves when more
+// than one.
+func (c Choice) shape() string {
+	if c.Copies > 1 {
+		return fmt.Sprintf("%s ×%d", c.InstanceType, c.Copies)
+	}
+	return c.InstanceType
 }

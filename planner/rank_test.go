@@ -58,6 +58,19 @@ func TestRankPricesTheSamePlanAtTwoRates(t *testing.T) {
 		t.Errorf("the ranking's first line %q does not name ml.half's proposal", first)
 	}
 
+	// The same type with two copies on each instance is another shape of it, named so.
+	two := *in.Qmax
+	two.Target.Copies = 2
+	r, err = Rank([]Typed{{Plan: p, Qmax: in.Qmax}, {Plan: p, Qmax: &two}}, prices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	r.Write(&out)
+	if !strings.Contains(out.String(), p.Source.InstanceType+" ×2") || r.Choices[0].Copies+r.Choices[1].Copies != 2 {
+		t.Errorf("copies not named in the ranking:\n%s", out.String())
+	}
+
 	delete(prices.PerHour, "ml.half")
 	if _, err := Rank([]Typed{{Plan: &half, Qmax: in.Qmax}}, prices); err == nil || !strings.Contains(err.Error(), `"ml.half"`) {
 		t.Errorf("a type with no price: %v, want an error naming it", err)

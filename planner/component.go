@@ -8,7 +8,7 @@ import (
 
 // Names of Application Auto Scaling for an inference component (its API model's values).
 const (
-	ComponentDimension           = "sagemaker:inference-component:DesiredCopyCount"
+	ComponentDimension           = scaling.ComponentDimension
 	ComponentConcurrencyMetric   = "SageMakerInferenceComponentConcurrentRequestsPerCopyHighResolution"
 	ComponentInvocationsMetric   = "SageMakerInferenceComponentInvocationsPerCopy"
 	ComponentNamePlaceholder     = "${INFERENCE_COMPONENT_NAME}"
@@ -40,9 +40,9 @@ type ManagedInstanceScaling struct {
 	MaxInstanceCount int    `json:"MaxInstanceCount"`
 }
 
-// componentOf translates documents d, sized per instance, to an inference component with
+// ComponentOf translates documents d, sized per instance, to an inference component with
 // copies copies on each instance; nil for one copy.
-func componentOf(d Documents, copies int) *Component {
+func ComponentOf(d Documents, copies int) *Component {
 	if copies <= 1 || d.ScalableTarget == nil {
 		return nil
 	}
@@ -65,7 +65,7 @@ func componentOf(d Documents, copies int) *Component {
 	}
 	cfg.TargetValue /= float64(copies)
 	cfg.DisableScaleIn = false
-	resource := "inference-component/" + ComponentNamePlaceholder
+	resource := scaling.ComponentResourcePrefix + ComponentNamePlaceholder
 	c.ScalableTarget = &ScalableTarget{ServiceNamespace: ServiceNamespace, ResourceID: resource, ScalableDimension: ComponentDimension,
 		MinCapacity: d.ScalableTarget.MinCapacity * copies, MaxCapacity: d.ScalableTarget.MaxCapacity * copies}
 	c.TargetTracking = &ScalingPolicy{PolicyName: "kokoro-" + ComponentNamePlaceholder + "-copies", ServiceNamespace: ServiceNamespace,

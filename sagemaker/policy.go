@@ -392,7 +392,7 @@ func (c *Control) Apply(ctx context.Context, d scaling.Documents, o ApplyOptions
 			continue
 		}
 		in := &aas.DeleteScalingPolicyInput{PolicyName: p.PolicyName, ServiceNamespace: aastypes.ServiceNamespaceSagemaker,
-			ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension), ResourceId: aws.String(st.ResourceID)}
+			ScalableDimension: dimensionOf(st.ResourceID), ResourceId: aws.String(st.ResourceID)}
 		if err := run("delete policy "+aws.ToString(p.PolicyName), Call{Op: "application-autoscaling:DeleteScalingPolicy", Input: in}, func() error {
 			_, err := c.Scaling.DeleteScalingPolicy(ctx, in)
 			return err

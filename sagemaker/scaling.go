@@ -17,6 +17,11 @@ func ResourceID(endpoint, variant string) string {
 	return "endpoint/" + endpoint + "/variant/" + variant
 }
 
+// dimensionOf is the scalable dimension of resource id rid.
+func dimensionOf(rid string) aastypes.ScalableDimension {
+	return aastypes.ScalableDimension(scaling.DimensionOf(rid))
+}
+
 // Target is a registered scalable target as kokoro records and restores it.
 type Target struct {
 	ResourceID  string     `json:"resource_id"`
@@ -48,7 +53,7 @@ func (s Suspension) sdk() *aastypes.SuspendedState {
 func (c *Control) scalableTarget(ctx context.Context, rid string) (*Target, error) {
 	out, err := c.Scaling.DescribeScalableTargets(ctx, &aas.DescribeScalableTargetsInput{
 		ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
+		ScalableDimension: dimensionOf(rid),
 		ResourceIds:       []string{rid},
 	})
 	if err != nil {
@@ -77,10 +82,16 @@ func (c *Control) ScalableTarget(ctx context.Context, endpoint, variant string) 
 	return c.scalableTarget(ctx, ResourceID(endpoint, variant))
 }
 
+// ComponentTarget reads the inference component's scalable target; nil when none is
+// registered.
+func (c *Control) ComponentTarget(ctx context.Context, component string) (*Target, error) {
+	return c.scalableTarget(ctx, scaling.ComponentResourcePrefix+component)
+}
+
 func registerInput(t Target) *aas.RegisterScalableTargetInput {
 	return &aas.RegisterScalableTargetInput{
 		ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
+		ScalableDimension: dimensionOf(t.ResourceID),
 		ResourceId:        aws.String(t.ResourceID),
 		MinCapacity:       aws.Int32(int32(t.MinCapacity)),
 		MaxCapacity:       aws.Int32(int32(t.MaxCapacity)),
@@ -91,7 +102,7 @@ func registerInput(t Target) *aas.RegisterScalableTargetInput {
 func deregisterInput(rid string) *aas.DeregisterScalableTargetInput {
 	return &aas.DeregisterScalableTargetInput{
 		ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
+		ScalableDimension: dimensionOf(rid),
 		ResourceId:        aws.String(rid),
 	}
 }
@@ -103,7 +114,7 @@ func (c *Control) policies(ctx context.Context, rid string) ([]aastypes.ScalingP
 	for {
 		out, err := c.Scaling.DescribeScalingPolicies(ctx, &aas.DescribeScalingPoliciesInput{
 			ServiceNamespace:  aastypes.ServiceNamespaceSagemaker,
-			ScalableDimension: aastypes.ScalableDimension(scaling.ScalableDimension),
+			ScalableDimension: dimensionOf(rid),
 			ResourceId:        aws.String(rid),
 			NextToken:         token,
 		})
@@ -125,7 +136,7 @@ func putPolicyInput(p aastypes.ScalingPolicy) *aas.PutScalingPolicyInput {
 	return &aas.PutScalingPolicyInput{
 		PolicyName:                               p.PolicyName,
 		ServiceNamespace:                         aastypes.ServiceNamespaceSagemaker,
-		ScalableDimension:                        aastypes.ScalableDimension(scaling.ScalableDimension),
+		ScalableDimension:                        dimensionOf(aws.ToString(p.ResourceId)),
 		ResourceId:                               p.ResourceId,
 		PolicyType:                               p.PolicyType,
 		StepScalingPolicyConfiguration:           p.StepScalingPolicyConfiguration,

@@ -1,10 +1,17 @@
 package scaling
 
+import "strings"
+
 // Names shared by the documents.
 const (
 	ServiceNamespace  = "sagemaker"
 	ScalableDimension = "sagemaker:variant:DesiredInstanceCount"
-	MetricNamespace   = "AWS/SageMaker"
+	// ComponentDimension is the scalable dimension of an inference component: its copies.
+	ComponentDimension = "sagemaker:inference-component:DesiredCopyCount"
+	// ComponentResourcePrefix starts an inference component's resource id:
+	// inference-component/NAME.
+	ComponentResourcePrefix = "inference-component/"
+	MetricNamespace         = "AWS/SageMaker"
 	// MetricConcurrency is ConcurrentRequestsPerModel: requests in a model container, queued
 	// ones included, published every 10 s.
 	MetricConcurrency = "ConcurrentRequestsPerModel"
@@ -139,4 +146,13 @@ type MetricAlarm struct {
 type Dimension struct {
 	Name  string `json:"Name"`
 	Value string `json:"Value"`
+}
+
+// DimensionOf is the scalable dimension of an Application Auto Scaling resource id: an
+// inference component's copies, or a variant's instances.
+func DimensionOf(resourceID string) string {
+	if strings.HasPrefix(resourceID, ComponentResourcePrefix) {
+		return ComponentDimension
+	}
+	return ScalableDimension
 }

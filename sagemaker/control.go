@@ -28,6 +28,11 @@ type SageMakerAPI interface {
 	UpdateEndpointWeightsAndCapacities(context.Context, *sm.UpdateEndpointWeightsAndCapacitiesInput, ...func(*sm.Options)) (*sm.UpdateEndpointWeightsAndCapacitiesOutput, error)
 	ListModels(context.Context, *sm.ListModelsInput, ...func(*sm.Options)) (*sm.ListModelsOutput, error)
 	ListEndpointConfigs(context.Context, *sm.ListEndpointConfigsInput, ...func(*sm.Options)) (*sm.ListEndpointConfigsOutput, error)
+	CreateInferenceComponent(context.Context, *sm.CreateInferenceComponentInput, ...func(*sm.Options)) (*sm.CreateInferenceComponentOutput, error)
+	DescribeInferenceComponent(context.Context, *sm.DescribeInferenceComponentInput, ...func(*sm.Options)) (*sm.DescribeInferenceComponentOutput, error)
+	UpdateInferenceComponent(context.Context, *sm.UpdateInferenceComponentInput, ...func(*sm.Options)) (*sm.UpdateInferenceComponentOutput, error)
+	DeleteInferenceComponent(context.Context, *sm.DeleteInferenceComponentInput, ...func(*sm.Options)) (*sm.DeleteInferenceComponentOutput, error)
+	ListInferenceComponents(context.Context, *sm.ListInferenceComponentsInput, ...func(*sm.Options)) (*sm.ListInferenceComponentsOutput, error)
 }
 
 // ScalingAPI is the part of Application Auto Scaling kokoro calls.

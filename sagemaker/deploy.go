@@ -38,6 +38,9 @@ type DeploySpec struct {
 	// InferenceAMI is the variant's InferenceAmiVersion (the host's NVIDIA driver), e.g.
 	// al2-ami-sagemaker-inference-gpu-3-1; empty leaves SageMaker's default.
 	InferenceAMI string
+	// Component, when set, hosts the model as an inference component (component.go) on a
+	// variant with managed instance scaling; InstanceCount is then unused.
+	Component *ComponentSpec
 }
 
 // Limits of the CreateEndpointConfig API (ProductionVariant).
@@ -88,6 +91,11 @@ func (s DeploySpec) Validate() error {
 	case s.DownloadTimeoutS != 0 && (s.DownloadTimeoutS < minTimeoutS || s.DownloadTimeoutS > MaxDownloadTimeoutS):
 		return fmt.Errorf("model download timeout %d s out of range %d–%d", s.DownloadTimeoutS, minTimeoutS, MaxDownloadTimeoutS)
 	}
+	if s.Component != nil {
+		if err := s.Component.Validate(); err != nil {
+			return err
+		}
+	}
 	for k := range s.Env {
 		if k == "" || strings.ContainsAny(k, "= \t\n") {
 			return fmt.Errorf("container environment name %q is not valid", k)
@@ -109,6 +117,9 @@ func (s DeploySpec) ResourceName() string {
 	parts := []any{s.Image, s.Role, s.InstanceType, s.InstanceCount, s.Variant, s.StartupTimeoutS, s.DownloadTimeoutS, env}
 	if s.InferenceAMI != "" {
 		parts = append(parts, s.InferenceAMI) // only when set, so earlier deploys keep their names
+	}
+	if s.Component != nil {
+		parts = append(parts, s.Component.withDefaults(s.Endpoint))
 	}
 	b, _ := json.Marshal(parts)
 	sum := sha256.Sum256(b)
@@ -157,8 +168,10 @@ type DeployResult struct {
 	Model    string `json:"model"`
 	Config   string `json:"endpoint_config"`
 	Previous string `json:"previous_config,omitempty"` // the config an update replaced
-	Steps    []Step `json:"steps"`
-	DryRun   bool   `json:"dry_run"`
+	// Component is the inference component the deploy made or updated, when it made one.
+	Component string `json:"inference_component,omitempty"`
+	Steps     []Step `json:"steps"`
+	DryRun    bool   `json:"dry_run"`
 }
 
 // Deploy creates the endpoint, or updates it in place to a new endpoint config (SageMaker
@@ -175,6 +188,9 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 	}
 	name := spec.ResourceName()
 	res := &DeployResult{Endpoint: spec.Endpoint, Model: name, Config: name, DryRun: o.DryRun}
+	if spec.Component != nil {
+		res.Component = spec.Component.withDefaults(spec.Endpoint).Name
+	}
 	step := func(s Step) {
 		res.Steps = append(res.Steps, s)
 		if o.OnStep != nil {
@@ -242,16 +258,29 @@ func (c *Control) Deploy(ctx context.Context, spec DeploySpec, o DeployOptions) 
 	default:
 		step(Step{Name: "endpoint", Note: fmt.Sprintf("already runs %s (%s): nothing to change", name, current.Status)})
 	}
+	if !o.DryRun {
+		t0 := time.Now()
+		info, err := c.WaitInService(ctx, spec.Endpoint, o.Wait, o.OnProgress)
+		if err != nil {
+			return res, err
+		}
+		v, _ := info.Variant(spec.Variant)
+		step(Step{Name: "wait InService", Took: time.Since(t0), Note: fmt.Sprintf("%d instance(s) of %s", v.Current, spec.InstanceType)})
+	}
+	if spec.Component != nil {
+		previous, err := c.ensureComponent(ctx, spec, name, o.Wait, o.DryRun, run, step)
+		if err != nil {
+			return res, err
+		}
+		if previous != "" && previous != name && ownedBy(previous, spec.Endpoint) {
+			if err := c.deleteModel(ctx, previous, run); err != nil {
+				return res, err
+			}
+		}
+	}
 	if o.DryRun {
 		return res, nil
 	}
-	t0 := time.Now()
-	info, err := c.WaitInService(ctx, spec.Endpoint, o.Wait, o.OnProgress)
-	if err != nil {
-		return res, err
-	}
-	v, _ := info.Variant(spec.Variant)
-	step(Step{Name: "wait InService", Took: time.Since(t0), Note: fmt.Sprintf("%d instance(s) of %s", v.Current, spec.InstanceType)})
 	if res.Action == "update" && ownedBy(res.Previous, spec.Endpoint) {
 		if err := c.deleteConfigAndModels(ctx, res.Previous, run); err != nil {
 			return res, err
@@ -291,6 +320,18 @@ func (c *Control) ensureConfig(ctx context.Context, spec DeploySpec, name string
 		return nil
 	case !isNotFound(err):
 		return fmt.Errorf("describe endpoint config %s: %w", name, c.explain(err))
+	}
+	if spec.Component != nil {
+		in := &sm.CreateEndpointConfigInput{
+			EndpointConfigName: aws.String(name),
+			ExecutionRoleArn:   aws.String(spec.Role),
+			ProductionVariants: []types.ProductionVariant{componentVariant(spec)},
+			Tags:               []types.Tag{{Key: aws.String("kokoro:endpoint"), Value: aws.String(spec.Endpoint)}},
+		}
+		return run("create endpoint config", Call{Op: "sagemaker:CreateEndpointConfig", Input: in}, func() error {
+			_, err := c.SageMaker.CreateEndpointConfig(ctx, in)
+			return err
+		})
 	}
 	pv := types.ProductionVariant{
 		VariantName:          aws.String(spec.Variant),
@@ -421,6 +462,15 @@ func (c *Control) Delete(ctx context.Context, endpoint, variant string, o Delete
 		return steps, err
 	}
 	if cur != nil {
+		hosts, err := c.hostsComponents(ctx, cur.Config)
+		if err != nil {
+			return steps, err
+		}
+		if hosts {
+			if err := c.deleteComponents(ctx, endpoint, o.Wait, o.DryRun, run, step); err != nil {
+				return steps, err
+			}
+		}
 		in := &sm.DeleteEndpointInput{EndpointName: aws.String(endpoint)}
 		if err := run("delete endpoint", Call{Op: "sagemaker:DeleteEndpoint", Input: in}, func() error {
 			_, err := c.SageMaker.DeleteEndpoint(ctx, in)

@@ -39,6 +39,9 @@ type EndpointInfo struct {
 	Created       time.Time     `json:"created,omitzero"`
 	Modified      time.Time     `json:"last_modified,omitzero"`
 	Variants      []VariantInfo `json:"variants"`
+	// Components are the inference components on the endpoint (filled by Describe when a
+	// variant names no model).
+	Components []ComponentInfo `json:"inference_components,omitempty"`
 }
 
 // VariantInfo is one production variant.
@@ -55,6 +58,12 @@ type VariantInfo struct {
 	Env              map[string]string `json:"environment,omitempty"`
 	StartupTimeoutS  int               `json:"container_startup_health_check_timeout_s,omitempty"`
 	DownloadTimeoutS int               `json:"model_data_download_timeout_s,omitempty"`
+	// Managed is the variant's managed instance scaling, when it has one (a variant that
+	// hosts inference components).
+	Managed *ManagedScaling `json:"managed_instance_scaling,omitempty"`
+	// Component names the inference component whose model the variant's Model, Image and Env
+	// describe, for a variant that names no model itself and hosts one component.
+	Component string `json:"inference_component,omitempty"`
 }
 
 // Variant returns the named variant.
@@ -103,6 +112,9 @@ func (c *Control) endpointStatus(ctx context.Context, name string) (*EndpointInf
 			Current: int(aws.ToInt32(v.CurrentInstanceCount)),
 			Desired: int(aws.ToInt32(v.DesiredInstanceCount)),
 		}
+		if m := v.ManagedInstanceScaling; m != nil {
+			vi.Managed = &ManagedScaling{Status: string(m.Status), Min: int(aws.ToInt32(m.MinInstanceCount)), Max: int(aws.ToInt32(m.MaxInstanceCount))}
+		}
 		for _, d := range v.DeployedImages {
 			if r := aws.ToString(d.ResolvedImage); r != "" {
 				vi.ResolvedImage = r
@@ -124,6 +136,7 @@ func (c *Control) Describe(ctx context.Context, name string) (*EndpointInfo, err
 	if err != nil {
 		return nil, fmt.Errorf("describe endpoint config %s: %w", info.Config, c.explain(err))
 	}
+	hostsComponents := false
 	for _, pv := range cfg.ProductionVariants {
 		vname := aws.ToString(pv.VariantName)
 		i := -1
@@ -142,6 +155,7 @@ func (c *Control) Describe(ctx context.Context, name string) (*EndpointInfo, err
 		v.StartupTimeoutS = int(aws.ToInt32(pv.ContainerStartupHealthCheckTimeoutInSeconds))
 		v.DownloadTimeoutS = int(aws.ToInt32(pv.ModelDataDownloadTimeoutInSeconds))
 		if v.Model == "" {
+			hostsComponents = true
 			continue
 		}
 		m, err := c.SageMaker.DescribeModel(ctx, &sm.DescribeModelInput{ModelName: aws.String(v.Model)})
@@ -159,7 +173,40 @@ func (c *Control) Describe(ctx context.Context, name string) (*EndpointInfo, err
 			v.Env = m.Containers[0].Environment
 		}
 	}
+	if hostsComponents {
+		if err := c.describeComponents(ctx, info); err != nil {
+			return nil, err
+		}
+	}
 	return info, nil
+}
+
+// describeComponents reads the inference components on the endpoint; a variant that names no
+// model and hosts exactly one takes that one's model, image and environment.
+func (c *Control) describeComponents(ctx context.Context, info *EndpointInfo) error {
+	names, err := c.componentsOn(ctx, info.Name)
+	if err != nil {
+		return err
+	}
+	perVariant := map[string][]ComponentInfo{}
+	for _, n := range names {
+		ci, err := c.DescribeComponent(ctx, n)
+		if errors.Is(err, awsconf.ErrNotFound) {
+			continue // deleted between the list and the read
+		}
+		if err != nil {
+			return err
+		}
+		info.Components = append(info.Components, *ci)
+		perVariant[ci.Variant] = append(perVariant[ci.Variant], *ci)
+	}
+	for i := range info.Variants {
+		v := &info.Variants[i]
+		if cs := perVariant[v.Name]; v.Model == "" && len(cs) == 1 {
+			v.Component, v.Model, v.Image, v.Env = cs[0].Name, cs[0].Model, cs[0].Image, cs[0].Env
+		}
+	}
+	return nil
 }
 
 // Capacity is the variant's current instance count: the instances serving now.

@@ -85,15 +85,37 @@ func (c *Control) Validate(ctx context.Context, d scaling.Documents, endpoint, v
 	default:
 		add("endpoint", CheckOK, "%s InService, %d instance(s) of %s", endpoint, v.Current, v.InstanceType)
 	}
+	// What the target scales: the variant's instances, or an inference component's copies.
+	count, unit, env := v.Current, "instance(s)", v.Env
+	if name, isComponent := strings.CutPrefix(d.ScalableTarget.ResourceID, scaling.ComponentResourcePrefix); isComponent {
+		var ci *ComponentInfo
+		for i := range info.Components {
+			if info.Components[i].Name == name {
+				ci = &info.Components[i]
+			}
+		}
+		switch {
+		case ci == nil:
+			add("inference component", CheckFail, "%s has no inference component %s (`kokoro endpoint deploy --plan` makes it)", endpoint, name)
+			ok = false
+		case ci.Status != StatusInService:
+			add("inference component", CheckFail, "%s is %s", name, ci.Status)
+		default:
+			add("inference component", CheckOK, "%s InService, %d copies of %s", name, ci.Current, ci.Model)
+		}
+		if ci != nil {
+			count, unit, env = ci.Current, "copies", ci.Env
+		}
+	}
 	if live.Target != nil && ok {
-		if v.Current < live.Target.MinCapacity || v.Current > live.Target.MaxCapacity {
-			add("capacity", CheckWarn, "%d instance(s), outside the target's %d–%d: Application Auto Scaling will move it", v.Current, live.Target.MinCapacity, live.Target.MaxCapacity)
+		if count < live.Target.MinCapacity || count > live.Target.MaxCapacity {
+			add("capacity", CheckWarn, "%d %s, outside the target's %d–%d: Application Auto Scaling will move it", count, unit, live.Target.MinCapacity, live.Target.MaxCapacity)
 		} else {
-			add("capacity", CheckOK, "%d instance(s) within %d–%d", v.Current, live.Target.MinCapacity, live.Target.MaxCapacity)
+			add("capacity", CheckOK, "%d %s within %d–%d", count, unit, live.Target.MinCapacity, live.Target.MaxCapacity)
 		}
 	}
 	for k, want := range d.ContainerEnv {
-		switch got, has := v.Env[k]; {
+		switch got, has := env[k]; {
 		case !has:
 			add("container "+k, CheckFail, "the endpoint's container has no %s; the plan sets %s (`kokoro endpoint deploy --container-env container-env.json`)", k, want)
 		case got != want:
@@ -128,20 +150,32 @@ type ScalingObs struct {
 	Alarms           []AlarmState
 }
 
-// WatchScaling reads the variant's counts and the named alarms every interval until ctx ends,
-// handing each reading to on. Read errors end the watch.
-func (c *Control) WatchScaling(ctx context.Context, endpoint, variant string, alarms []string, every time.Duration, on func(ScalingObs)) error {
+// WatchScaling reads the counts of what scales — the variant's instances, or with a component
+// name that inference component's copies — and the named alarms every interval until ctx
+// ends, handing each reading to on. Read errors end the watch.
+func (c *Control) WatchScaling(ctx context.Context, endpoint, variant, component string, alarms []string, every time.Duration, on func(ScalingObs)) error {
 	var readErr error
 	_ = ctxtime.PollUntil(ctx, every, time.Time{}, func() (bool, error) {
-		info, err := c.endpointStatus(ctx, endpoint)
-		if err != nil {
-			readErr = err
-			return false, err
+		var o ScalingObs
+		if component != "" {
+			ci, err := c.DescribeComponent(ctx, component)
+			if err != nil {
+				readErr = err
+				return false, err
+			}
+			o = ScalingObs{At: time.Now().UTC(), Status: ci.Status, Desired: ci.Desired, Current: ci.Current}
+		} else {
+			info, err := c.endpointStatus(ctx, endpoint)
+			if err != nil {
+				readErr = err
+				return false, err
+			}
+			o = ScalingObs{At: time.Now().UTC(), Status: info.Status}
+			if v, ok := info.Variant(variant); ok {
+				o.Desired, o.Current = v.Desired, v.Current
+			}
 		}
-		o := ScalingObs{At: time.Now().UTC(), Status: info.Status}
-		if v, ok := info.Variant(variant); ok {
-			o.Desired, o.Current = v.Desired, v.Current
-		}
+		var err error
 		if o.Alarms, err = c.Alarms(ctx, alarms); err != nil {
 			readErr = err
 			return false, err

@@ -175,7 +175,7 @@ func Make(in Inputs, sc Scenario) (*Plan, error) {
 			// Nothing to search from (no peak rps): the arithmetic's policy, as its findings judge it.
 			p.Documents = p.ReferenceDocuments
 		}
-		p.Component = componentOf(p.Documents, q.Target.Copies)
+		p.Component = ComponentOf(p.Documents, q.Target.Copies)
 	}
 	return p, nil
 }

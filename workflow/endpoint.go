@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kokoro-sm/kokoro/sagemaker"
+	"github.com/kokoro-sm/kokoro/scaling"
 )
 
 // Deploy is `kokoro endpoint deploy`: model, endpoint config and endpoint created, or updated
@@ -27,6 +28,12 @@ type Deploy struct {
 	MaxQueueDepth int
 	Wait, Poll    time.Duration
 	DryRun        bool
+	// Plan, a plan of several copies per instance (plan.json or its directory), deploys the
+	// model as an inference component shaped by it: its copies per instance and the bounds of
+	// managed instance scaling, with the plan's container environment under the others.
+	// Component's name and per-copy resources apply then.
+	Plan      string
+	Component sagemaker.ComponentSpec
 }
 
 // containerEnv merges the environment sources in order: --env, the shortcuts, --container-env.
@@ -81,6 +88,11 @@ func (f Deploy) Run(ctx context.Context, out, errw io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if f.Plan != "" {
+		if err := f.fromPlan(env); err != nil {
+			return err
+		}
+	}
 	f.Spec.Env = env
 	if err := f.Spec.Validate(); err != nil {
 		return err
@@ -109,6 +121,40 @@ func (f Deploy) Run(ctx context.Context, out, errw io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(out, "endpoint %s %s (config %s) in %.1f s\n", res.Endpoint, pastTense(res.Action), res.Config, time.Since(t0).Seconds())
+	if res.Component != "" {
+		comp := f.Spec.Component
+		fmt.Fprintf(out, "inference component %s: %d copies per instance, instances %d–%d managed by SageMaker; `kokoro policy apply --plan %s` scales its copies\n",
+			res.Component, comp.CopiesPerInstance, comp.MinInstances, comp.MaxInstances, f.Plan)
+	}
+	return nil
+}
+
+// fromPlan shapes the spec as the plan's inference component; the plan's container
+// environment fills the keys env does not set.
+func (f *Deploy) fromPlan(env map[string]string) error {
+	plan, path, err := readPlan(f.Plan)
+	if err != nil {
+		return err
+	}
+	comp, err := planComponent(plan, path)
+	if err != nil {
+		return err
+	}
+	if comp == nil {
+		return fmt.Errorf("plan %s scales a variant (its ladder ran one copy per instance): deploy without --plan, then `kokoro policy apply --plan %s`", path, f.Plan)
+	}
+	if t := plan.Source.InstanceType; t != "" && t != f.Spec.InstanceType {
+		return fmt.Errorf("plan %s was measured on %s, not %s: pass --instance-type %s", path, t, f.Spec.InstanceType, t)
+	}
+	spec := f.Component
+	spec.CopiesPerInstance = comp.CopiesPerInstance
+	spec.MinInstances, spec.MaxInstances = comp.ManagedInstanceScaling.MinInstanceCount, comp.ManagedInstanceScaling.MaxInstanceCount
+	f.Spec.Component = &spec
+	for k, v := range plan.Documents.ContainerEnv {
+		if _, set := env[k]; !set {
+			env[k] = v
+		}
+	}
 	return nil
 }
 
@@ -178,12 +224,30 @@ func writeEndpoint(w io.Writer, info *sagemaker.EndpointInfo, targets map[string
 		for _, k := range keys {
 			fmt.Fprintf(w, "  env     %s=%s\n", k, v.Env[k])
 		}
+		if m := v.Managed; m != nil {
+			fmt.Fprintf(w, "  managed instance scaling: %s, %d–%d instances\n", m.Status, m.Min, m.Max)
+		}
 		if t := targets[v.Name]; t != nil {
 			fmt.Fprintf(w, "  autoscaling: %d–%d instances", t.MinCapacity, t.MaxCapacity)
 			if t.Suspended.Any() {
 				fmt.Fprint(w, ", SUSPENDED (a bench run froze it; `kokoro thaw` if none is running)")
 			}
 			fmt.Fprintln(w)
+		} else if v.Managed == nil {
+			fmt.Fprintln(w, "  autoscaling: none registered")
+		}
+	}
+	for _, c := range info.Components {
+		fmt.Fprintf(w, "inference component %s on %s: %s, %d copies (desired %d) of %s, %d MB", c.Name, c.Variant, c.Status, c.Current, c.Desired, c.Model, c.MemoryMB)
+		if c.Cores > 0 {
+			fmt.Fprintf(w, ", %g CPU cores", c.Cores)
+		}
+		if c.Accelerators > 0 {
+			fmt.Fprintf(w, ", %g accelerators", c.Accelerators)
+		}
+		fmt.Fprintln(w, " per copy")
+		if t := targets[scaling.ComponentResourcePrefix+c.Name]; t != nil {
+			fmt.Fprintf(w, "  autoscaling: %d–%d copies\n", t.MinCapacity, t.MaxCapacity)
 		} else {
 			fmt.Fprintln(w, "  autoscaling: none registered")
 		}
@@ -211,6 +275,11 @@ func (f Describe) Run(ctx context.Context, out io.Writer) error {
 	targets := map[string]*sagemaker.Target{}
 	for _, v := range info.Variants {
 		if targets[v.Name], err = c.ScalableTarget(ctx, info.Name, v.Name); err != nil {
+			return err
+		}
+	}
+	for _, comp := range info.Components {
+		if targets[scaling.ComponentResourcePrefix+comp.Name], err = c.ComponentTarget(ctx, comp.Name); err != nil {
 			return err
 		}
 	}

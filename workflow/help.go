@@ -57,11 +57,20 @@ prints the calls it would make.
 
 The container environment comes from --env KEY=VALUE, the --slots/--threads/--max-queue-depth
 shortcuts and --container-env (the container-env.json that kokoro plan writes), later ones
-overriding earlier ones.`
+overriding earlier ones.
+
+--plan takes a plan whose ladder ran several copies per instance (bench qmax --copies) and
+deploys the model as an inference component instead: the variant names no model and SageMaker
+scales its instances between the plan's bounds (managed instance scaling); the component
+starts with the plan's copies per instance on each initial instance, each copy reserving
+--copy-memory-mb (and --copy-cores, --copy-accelerators when given). The plan's container
+environment fills what the flags leave unset. kokoro policy apply --plan then scales the
+copies.`
 
 // HelpDelete is the long help of the command that runs the job.
 const HelpDelete = `Delete deregisters the variant's scalable target (its scaling policies go with it) and kokoro's
-scale-in alarm, deletes the endpoint, waits until it is gone, then deletes its endpoint config and
+scale-in alarm, deletes the inference components on the endpoint (and their scalable targets)
+and waits until they are gone, deletes the endpoint, waits until it is gone, then deletes its endpoint config and
 model and any older ones kokoro deployed for it. Missing pieces are skipped, so an interrupted
 delete can be run again.`
 

@@ -22,6 +22,7 @@ func addPolicyFlags(fl *pflag.FlagSet, p *workflow.Policy) {
 	addAWSFlags(fl, &p.AWS, "")
 	fl.StringVar(&p.Plan, "plan", p.Plan, "plan.json, or the directory `kokoro plan --out` wrote")
 	fl.StringVar(&p.Endpoint, "endpoint", p.Endpoint, "endpoint the policy is for (default: the plan's)")
+	fl.StringVar(&p.Component, "inference-component", p.Component, "with a plan of several copies per instance: the inference component it scales (default: ENDPOINT-kokoro, as endpoint deploy --plan names it)")
 }
 
 func newPolicyApplyCmd() *cobra.Command {

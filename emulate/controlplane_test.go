@@ -558,3 +558,35 @@ func TestControlPlaneErrors(t *testing.T) {
 		t.Errorf("new target without MinCapacity: %d %v", st, out)
 	}
 }
+
+// TestControlPlaneSharesTheRuntimePort checks the emulator's routing with Config.Control:
+// X-Amz-Target and non-runtime paths reach the control plane, /endpoints/ the runtime.
+func TestControlPlaneSharesTheRuntimePort(t *testing.T) {
+	t.Parallel()
+	control := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	em, err := New(Config{EndpointName: "e", Region: "us-east-1", Variants: []Variant{{Name: "V", Instances: []string{"http://127.0.0.1:1"}}}, Control: control})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = em.Close() })
+	h := em.Handler()
+	for _, tc := range []struct {
+		path, target string
+		want         int
+	}{
+		{"/", "SageMaker.ListEndpoints", http.StatusTeapot},
+		{"/", "", http.StatusTeapot}, // CloudWatch's query protocol carries no target
+		{"/endpoints/e/invocations", "", http.StatusForbidden},
+		{"/endpoints/e/invocations", "SageMaker.DescribeEndpoint", http.StatusTeapot},
+	} {
+		req := httptest.NewRequest(http.MethodPost, tc.path, strings.NewReader("{}"))
+		if tc.target != "" {
+			req.Header.Set("X-Amz-Target", tc.target)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != tc.want {
+			t.Errorf("POST %s (target %q): %d, want %d", tc.path, tc.target, rec.Code, tc.want)
+		}
+	}
+}

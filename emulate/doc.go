@@ -14,6 +14,11 @@
 // instances of a variant (fewest in flight first), and publishes ConcurrentRequestsPerModel to
 // CloudWatch when given a sink. Faults injects throttling and stream failures on demand.
 //
+// ControlPlane is the control plane's counterpart for what moto lacks: SageMaker inference
+// components and Application Auto Scaling on their copy count, served in memory, with every
+// other request forwarded to moto; `kokoro emulate --control-upstream` serves it on the same
+// port.
+//
 // What was checked against which public document, and what could not be, is listed in
 // docs/emulator.md.
 package emulate

@@ -53,6 +53,10 @@ type Config struct {
 	// Autoscale, when set, scales one variant as Application Auto Scaling would with a
 	// policy (autoscale.go).
 	Autoscale *Autoscale
+	// Control, when set, answers on the same port every request that is not the runtime's:
+	// those carrying X-Amz-Target (the AWS JSON control-plane APIs) and any path outside
+	// /endpoints/ (the query protocol of CloudWatch and others). A ControlPlane is one.
+	Control http.Handler
 }
 
 // Variant is one production variant.
@@ -223,7 +227,16 @@ func (e *Emulator) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "UnknownOperationException", fmt.Sprintf("no operation at %s %s", r.Method, r.URL.Path))
 	})
-	return mux
+	if e.cfg.Control == nil {
+		return mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Amz-Target") != "" || !strings.HasPrefix(r.URL.Path, "/endpoints/") {
+			e.cfg.Control.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // Serve answers on ln until ctx ends: HTTP/1.1 for InvokeEndpoint and the response stream,

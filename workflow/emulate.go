@@ -46,6 +46,10 @@ type Emulate struct {
 	Autoscale, AutoscalePolicy        string
 	TimeScale                         float64
 	Provision                         time.Duration
+	// ControlUpstream, when set, also serves the control-plane APIs on the same port:
+	// inference components and their scaling here, every other call forwarded to this AWS
+	// API (e.g. moto).
+	ControlUpstream string
 	// Version is this build's version, part of the servers' stand-in image digest.
 	Version string
 }
@@ -134,6 +138,13 @@ func (f Emulate) Run(ctx context.Context, stdout, stderr io.Writer) error {
 		cfg.TLS, caPath = t.Config, t.CAPath
 	}
 	cfg.Autoscale = autoscale
+	if f.ControlUpstream != "" {
+		cp, err := emulate.NewControlPlane(f.ControlUpstream, emulate.ControlPlaneOptions{Logger: log})
+		if err != nil {
+			return fmt.Errorf("--control-upstream: %w", err)
+		}
+		cfg.Control = cp
+	}
 	em, err := emulate.New(cfg)
 	if err != nil {
 		return err
@@ -187,6 +198,9 @@ func emulateBanner(w io.Writer, f Emulate, url string, instances int, digest, ca
 		ca = "AWS_CA_BUNDLE=" + caPath + " "
 	} else {
 		fmt.Fprintln(w, "  InvokeEndpoint, InvokeEndpointWithResponseStream: HTTP/1.1; InvokeEndpointWithBidirectionalStream: HTTP/2 cleartext (h2c); --tls for HTTPS")
+	}
+	if f.ControlUpstream != "" {
+		fmt.Fprintf(w, "  control plane on the same port: inference components and their scaling here, every other call to %s\n", f.ControlUpstream)
 	}
 	fp := "--instance-type local-emulator"
 	if digest != "" {

@@ -45,7 +45,13 @@ flags --model, --slots, --threads, … apply).
 
 Point any AWS SDK or kokoro bench at it with --aws-endpoint-url (or AWS_ENDPOINT_URL) and any
 credentials: requests must be signed for --region and the service "sagemaker", but the secret
-is not checked. See docs/emulator.md for what behaves like SageMaker and what does not.`
+is not checked. See docs/emulator.md for what behaves like SageMaker and what does not.
+
+With --control-upstream URL the same port also serves the control-plane APIs: SageMaker's
+inference components (endpoint configs whose variants name no model, endpoints on them, the
+components) and Application Auto Scaling on their copy count, with target tracking's alarms
+created in the upstream's CloudWatch; every other call goes to URL unchanged (a moto server,
+which has none of these).`
 
 // HelpDeploy is the long help of the command that runs the job.
 const HelpDeploy = `Deploy creates a model from the image and its container environment, an endpoint config with

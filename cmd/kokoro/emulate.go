@@ -37,6 +37,7 @@ func newEmulateCmd() *cobra.Command {
 	fl.StringVar(&f.AutoscalePolicy, "autoscale-policy", f.AutoscalePolicy, "the plan's policy to scale with: proposal, reference or a candidate kind (as plan replay --policies)")
 	fl.Float64Var(&f.TimeScale, "time-scale", f.TimeScale, "with --autoscale: multiply AWS's periods, cooldowns and the scale-out time by this (0.1 plays ten minutes in one)")
 	fl.DurationVar(&f.Provision, "provision", f.Provision, "with --autoscale: how long a new server takes to serve, before --time-scale (default: the plan's T_total)")
+	fl.StringVar(&f.ControlUpstream, "control-upstream", f.ControlUpstream, "also serve the control-plane APIs on the same port: inference components and their scaling here, every other call forwarded to this AWS API (e.g. moto)")
 	fl.StringVar(&f.TLSDir, "tls-dir", f.TLSDir, "where --tls keeps its certificate authority (default: the state directory's emulate-tls, see kokoro thaw --help)")
 	workflow.BindEngine(cmd.Flags(), &f.Engine)
 	return cmd

@@ -23,7 +23,7 @@ import (
 // Shapes follow the API model (application-autoscaling-2016-02-06).
 
 // ComponentDimension is the scalable dimension of an inference component's copies.
-const ComponentDimension = "sagemaker:inference-component:DesiredCopyCount"
+const ComponentDimension = scaling.ComponentDimension
 
 // componentMetrics are the predefined metrics target tracking takes for ComponentDimension,
 // with the CloudWatch metric each stands for.

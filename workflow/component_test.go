@@ -174,6 +174,11 @@ func TestInferenceComponentDeployPolicy(t *testing.T) {
 	if out, err := deploy(one); err == nil || !strings.Contains(err.Error(), "scales a variant") {
 		t.Fatalf("deploy --plan of one copy: %v\n%s", err, out)
 	}
+	noPlan := deployJob(url, "tts-one", 1)
+	noPlan.Component.MemoryMB = 4096
+	if out, err := deploy(noPlan); err == nil || !strings.Contains(err.Error(), "pass --plan") {
+		t.Fatalf("--copy-memory-mb without --plan: %v\n%s", err, out)
+	}
 	wrongType := d
 	wrongType.Spec.InstanceType = "ml.c7i.xlarge"
 	if out, err := deploy(wrongType); err == nil || !strings.Contains(err.Error(), "pass --instance-type "+plan.Source.InstanceType) {

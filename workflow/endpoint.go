@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -92,6 +93,8 @@ func (f Deploy) Run(ctx context.Context, out, errw io.Writer) error {
 		if err := f.fromPlan(env); err != nil {
 			return err
 		}
+	} else if f.Component != (sagemaker.ComponentSpec{}) {
+		return errors.New("--inference-component and --copy-* shape an inference component: pass --plan with a plan of several copies per instance")
 	}
 	f.Spec.Env = env
 	if err := f.Spec.Validate(); err != nil {

@@ -257,15 +257,7 @@ func (c *ControlPlane) describeTargets(k *call) error {
 	if merge {
 		return c.mergeList(k, "ScalableTargets", items, "", "")
 	}
-	got, next, err := page(items, in.NextToken, in.MaxResults, 50)
-	if err != nil {
-		return err
-	}
-	out := map[string]any{"ScalableTargets": nonNil(got)}
-	if next != nil {
-		out["NextToken"] = *next
-	}
-	return writeJSON(k.w, out)
+	return writePage(k, "ScalableTargets", items, in.NextToken, in.MaxResults, 50)
 }
 
 func (c *ControlPlane) deregisterTarget(k *call) error {
@@ -459,15 +451,7 @@ func (c *ControlPlane) describePolicies(k *call) error {
 	if merge {
 		return c.mergeList(k, "ScalingPolicies", items, "", "")
 	}
-	got, next, err := page(items, in.NextToken, in.MaxResults, 10)
-	if err != nil {
-		return err
-	}
-	out := map[string]any{"ScalingPolicies": nonNil(got)}
-	if next != nil {
-		out["NextToken"] = *next
-	}
-	return writeJSON(k.w, out)
+	return writePage(k, "ScalingPolicies", items, in.NextToken, in.MaxResults, 10)
 }
 
 func (c *ControlPlane) deletePolicy(k *call) error {
@@ -607,6 +591,20 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// writePage answers a list operation with one page of items under key, and the token of the
+// next page when there is one.
+func writePage(k *call, key string, items []map[string]any, token *string, maxResults *int, def int) error {
+	got, next, err := page(items, token, maxResults, def)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{key: nonNil(got)}
+	if next != nil {
+		out["NextToken"] = *next
+	}
+	return writeJSON(k.w, out)
 }
 
 func nonNil[T any](s []T) []T {
